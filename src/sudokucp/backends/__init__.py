@@ -1,0 +1,92 @@
+"""The registry: backend names, aliases, lookup by name with options."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from sudokucp.backends.base import Backend, OptionError
+
+BACKENDS: dict[str, str] = {
+    "naive": "sudokucp.backends.naive:NaiveRecursive",
+    "naive-iterative": "sudokucp.backends.naive:NaiveIterative",
+    "mrv": "sudokucp.backends.mrv:MRV",
+    "logic": "sudokucp.backends.logic:Logic",
+    "hybrid": "sudokucp.backends.hybrid:Hybrid",
+    "cpsat": "sudokucp.backends.cpsat:CPSat",
+    "sat": "sudokucp.backends.sat:PycoSAT",
+    "pyconstraint": "sudokucp.backends.pyconstraint:PyConstraint",
+}
+
+ALIASES: dict[str, str] = {
+    "backtracking": "naive",
+    "recursive": "naive",
+    "iterative": "naive-iterative",
+    "ortools": "cpsat",
+    "cp-sat": "cpsat",
+    "pycosat": "sat",
+    "csp": "pyconstraint",
+    "python-constraint": "pyconstraint",
+}
+
+
+class UnknownBackend(ValueError):
+    """A name that is neither a backend nor an alias."""
+
+
+class BackendUnavailable(RuntimeError):
+    """A backend whose package is not installed."""
+
+
+def canonical(name: str) -> str:
+    """The registry name for a name or alias; unknown names list the valid ones."""
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in BACKENDS:
+        valid = ", ".join(BACKENDS)
+        raise UnknownBackend(f"unknown backend {name!r}; valid names: {valid} "
+                             f"(aliases: {', '.join(sorted(ALIASES))})")
+    return key
+
+
+def backend_class(name: str) -> type[Backend]:
+    """The class registered under a name or alias."""
+    module, _, attr = BACKENDS[canonical(name)].partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def get_backend(name: str, **options: Any) -> Backend:
+    """An instance of a backend, checked to be installed: get_backend('mrv', order='static')."""
+    cls = backend_class(name)
+    if not cls.available():
+        raise BackendUnavailable(f"backend {cls.name!r} needs the package {cls.distribution()}: "
+                                 f"pip install 'sudoku-cp[{cls.extra}]'")
+    return cls(**options)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """'mrv:order=static' -> ('mrv', {'order': 'static'})."""
+    name, *parts = spec.split(":")
+    options = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"cannot read option {part!r} in {spec!r}: write name:key=value")
+        options[key.strip()] = value.strip()
+    return canonical(name), options
+
+
+def from_spec(spec: str) -> Backend:
+    """A backend instance from 'name:key=value:key=value'."""
+    name, options = parse_spec(spec)
+    return get_backend(name, **options)
+
+
+def available_backends() -> list[str]:
+    """Names of the backends whose packages import here."""
+    return [name for name in BACKENDS if backend_class(name).available()]
+
+
+__all__ = ["BACKENDS", "ALIASES", "Backend", "BackendUnavailable", "OptionError",
+           "UnknownBackend", "available_backends", "backend_class", "canonical", "from_spec",
+           "get_backend", "parse_spec"]

@@ -1,0 +1,162 @@
+"""The seeds' naive backtracking: empty cells row-major, digits ascending, recursive or with a stack.
+
+Both variants walk the same tree, so they count the same nodes (values placed) and backtracks
+(cells emptied after every digit failed). Used digits are kept as bitmasks per row, column and box.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from functools import lru_cache
+
+from sudokucp.backends.base import Backend, SearchOutcome
+from sudokucp.puzzle import Grid, Puzzle, Shape, geometry
+
+CHECK_EVERY = 1024  # nodes between two looks at the clock
+
+
+class _Stop(Exception):
+    """The deadline passed: unwinds the search."""
+
+
+@lru_cache(maxsize=None)
+def unit_table(shape: Shape) -> tuple[tuple[int, int, int], ...]:
+    """(row, column, box) index of each cell."""
+    n = shape.side
+    return tuple((r, c - n, b - 2 * n) for r, c, b in geometry(shape).cell_units)
+
+
+class Board:
+    """Used-digit bitmasks per row, column and box, with place and remove."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        n = puzzle.side
+        self.units = unit_table(puzzle.shape)
+        self.rows, self.cols, self.boxes = [0] * n, [0] * n, [0] * n
+        self.grid = list(puzzle.cells)
+        self.consistent = all(self.allowed(c, v) and self.place(c, v) is None
+                              for c, v in enumerate(puzzle.cells) if v)
+
+    def used(self, cell: int) -> int:
+        r, c, b = self.units[cell]
+        return self.rows[r] | self.cols[c] | self.boxes[b]
+
+    def allowed(self, cell: int, value: int) -> bool:
+        return not self.used(cell) >> value & 1
+
+    def place(self, cell: int, value: int) -> None:
+        r, c, b = self.units[cell]
+        bit = 1 << value
+        self.rows[r] |= bit
+        self.cols[c] |= bit
+        self.boxes[b] |= bit
+        self.grid[cell] = value
+
+    def remove(self, cell: int) -> None:
+        r, c, b = self.units[cell]
+        mask = ~(1 << self.grid[cell])
+        self.rows[r] &= mask
+        self.cols[c] &= mask
+        self.boxes[b] &= mask
+        self.grid[cell] = 0
+
+
+class _Naive(Backend):
+    def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
+        board = Board(puzzle)
+        if not board.consistent:
+            return [], True, {"nodes": 0, "backtracks": 0}
+        empties = [c for c, v in enumerate(puzzle.cells) if not v]
+        self.counts = {"nodes": 0, "backtracks": 0}
+        self.deadline = deadline
+        solutions: list[Grid] = []
+        try:
+            complete = self._walk(board, empties, puzzle.side, limit, solutions)
+        except _Stop:
+            complete = False
+        return solutions, complete, dict(self.counts)
+
+    def _tick(self) -> None:
+        self.counts["nodes"] += 1
+        if (self.deadline is not None and not self.counts["nodes"] % CHECK_EVERY
+                and time.perf_counter() > self.deadline):
+            raise _Stop
+
+    def _walk(self, board: Board, empties: list[int], n: int, limit: int,
+              solutions: list[Grid]) -> bool:
+        raise NotImplementedError
+
+
+class NaiveRecursive(_Naive):
+    """Recursive: one call per empty cell, as in the seeds' estValide / backtrack."""
+
+    name = "naive"
+    description = "seeds' backtracking: row-major, digits ascending, recursive"
+
+    def _walk(self, board: Board, empties: list[int], n: int, limit: int,
+              solutions: list[Grid]) -> bool:
+        """True when the tree was exhausted, False when the limit stopped it."""
+        depth = len(empties) + 100
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, depth + 1000))
+        try:
+            return not self._fill(board, empties, 0, n, limit, solutions)
+        finally:
+            sys.setrecursionlimit(old)
+
+    def _fill(self, board: Board, empties: list[int], k: int, n: int, limit: int,
+              solutions: list[Grid]) -> bool:
+        """Fill empties[k:]; True when the limit is reached and the search must stop."""
+        if k == len(empties):
+            solutions.append(tuple(board.grid))
+            return len(solutions) == limit
+        cell = empties[k]
+        used = board.used(cell)
+        for value in range(1, n + 1):
+            if used >> value & 1:
+                continue
+            self._tick()
+            board.place(cell, value)
+            if self._fill(board, empties, k + 1, n, limit, solutions):
+                return True
+            board.remove(cell)
+        self.counts["backtracks"] += 1
+        return False
+
+
+class NaiveIterative(_Naive):
+    """Iterative: an explicit stack holding the next digit to try per open cell."""
+
+    name = "naive-iterative"
+    description = "seeds' backtracking: row-major, digits ascending, explicit stack"
+
+    def _walk(self, board: Board, empties: list[int], n: int, limit: int,
+              solutions: list[Grid]) -> bool:
+        next_value = [1] * (len(empties) + 1)
+        k = 0
+        while k >= 0:
+            if k == len(empties):
+                solutions.append(tuple(board.grid))
+                if len(solutions) == limit:
+                    return False
+                k -= 1
+                board.remove(empties[k])
+                continue
+            cell = empties[k]
+            used = board.used(cell)
+            value = next_value[k]
+            while value <= n and used >> value & 1:
+                value += 1
+            if value > n:
+                self.counts["backtracks"] += 1
+                next_value[k] = 1
+                k -= 1
+                if k >= 0:
+                    board.remove(empties[k])
+                continue
+            self._tick()
+            board.place(cell, value)
+            next_value[k] = value + 1
+            k += 1
+        return True
