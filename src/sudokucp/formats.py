@@ -1,4 +1,4 @@
-"""Readers and writers: one-line grids, multi-line grids with separators, numeric tokens, many-puzzle files.
+"""Readers and writers: one-line grids, multi-line grids, numeric tokens, many-puzzle files.
 
 Characters: '.', '0', '_' blank; 1-9 then A = 10, B = 11 ... (either case). Numeric grids separate
 numbers with spaces, commas or semicolons. Separators '|', '-', '+' and spaces are ignored.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 Grid = tuple[int, ...]
 
@@ -112,7 +112,7 @@ class Geometry:
         return f"{kind} {unit % n + 1}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(shape: Shape) -> Geometry:
     """Units and peers of `shape`, computed once."""
     n, r, c = shape.side, shape.box_rows, shape.box_cols
@@ -121,7 +121,8 @@ def geometry(shape: Shape) -> Geometry:
     boxes = [tuple((br * r + i) * n + bc * c + j for i in range(r) for j in range(c))
              for br in range(c) for bc in range(r)]
     units = tuple(rows + cols + boxes)
-    cell_units = tuple((cell // n, n + cell % n, 2 * n + box_of(shape, cell)) for cell in range(n * n))
+    cell_units = tuple((cell // n, n + cell % n, 2 * n + box_of(shape, cell))
+                       for cell in range(n * n))
     peers = tuple(tuple(sorted({p for u in cu for p in units[u]} - {cell}))
                   for cell, cu in enumerate(cell_units))
     return Geometry(shape, units, cell_units, peers)

@@ -1,4 +1,4 @@
-"""The seeds' naive backtracking: empty cells row-major, digits ascending, recursive or with a stack.
+"""The seeds' naive backtracking: empty cells row-major, digits ascending, recursive or stacked.
 
 Both variants walk the same tree, so they count the same nodes (values placed) and backtracks
 (cells emptied after every digit failed). Used digits are kept as bitmasks per row, column and box.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 import time
-from functools import lru_cache
+from functools import cache
 
 from sudokucp.backends.base import Backend, SearchOutcome
 from sudokucp.puzzle import Grid, Puzzle, Shape, geometry
@@ -20,7 +20,7 @@ class _Stop(Exception):
     """The deadline passed: unwinds the search."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def unit_table(shape: Shape) -> tuple[tuple[int, int, int], ...]:
     """(row, column, box) index of each cell."""
     n = shape.side

@@ -1,0 +1,246 @@
+"""The command line: solve, check, backends (and the commands other modules add)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from sudokucp.backends import (
+    ALIASES,
+    BACKENDS,
+    BackendUnavailable,
+    OptionError,
+    UnknownBackend,
+    backend_class,
+    from_spec,
+)
+from sudokucp.check import explain
+from sudokucp.formats import Entry, read_puzzles, to_grid, to_line
+from sudokucp.puzzle import Puzzle, PuzzleError, Shape
+from sudokucp.result import Result, Status
+
+EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE = 0, 1, 2
+USER_ERRORS = (PuzzleError, UnknownBackend, BackendUnavailable, OptionError)
+
+
+class CommandError(Exception):
+    """A usage problem the command reports in one line before exiting with status 2."""
+
+
+def fail(message: str) -> None:
+    """Report one problem on standard error."""
+    print(f"sudoku-cp: {message}", file=sys.stderr)
+
+
+def _shape(text: str) -> Shape:
+    try:
+        return Shape.parse(text)
+    except PuzzleError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} must be positive")
+    return value
+
+
+def _entries(source: str, shape: Shape | None) -> list[Entry]:
+    """Puzzle entries of a file; a file that cannot be read is a usage error."""
+    entries = read_puzzles(source, shape=shape)
+    if not entries:
+        raise CommandError(f"{source}: no puzzle found")
+    return entries
+
+
+def _report_bad(source: str, entry: Entry) -> None:
+    label = "stdin" if source == "-" else source
+    fail(f"{label}: {entry.error}")
+
+
+# --- solve -----------------------------------------------------------------------------------
+
+def _add_solve(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("solve", help="solve the grids of a file with one backend",
+                       description="Solve every grid of FILE (or standard input) with a backend. "
+                                   "Exit status: 0 all solved, 1 some not solved, 2 bad input.")
+    p.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input")
+    p.add_argument("-b", "--backend", default="naive",
+                   help="backend name with options, e.g. naive or mrv:order=static "
+                        "(see `sudoku-cp backends`)")
+    how_many = p.add_mutually_exclusive_group()
+    how_many.add_argument("--count", action="store_true",
+                          help="count every solution, print only the count")
+    how_many.add_argument("--all", action="store_true", help="print every solution")
+    how_many.add_argument("--limit", type=int, metavar="K",
+                          help="stop after K solutions (2 proves uniqueness)")
+    p.add_argument("--timeout", type=_positive, metavar="S", help="seconds per grid")
+    p.add_argument("--shape", type=_shape, help="grid shape when the cell count is ambiguous: "
+                                                 "6x6, 12x12, or box 2x3")
+    p.add_argument("--format", choices=("grid", "line", "json"), default="grid",
+                   help="grid (default), line (one solution per line) or json (one object "
+                        "per grid)")
+    p.set_defaults(handler=run_solve)
+
+
+def _limit(args: argparse.Namespace) -> int:
+    if args.count or args.all:
+        return 0
+    if args.limit is not None:
+        if args.limit < 1:
+            raise CommandError("--limit must be at least 1 (use --all for every solution)")
+        return args.limit
+    return 1
+
+
+def status_line(result: Result) -> str:
+    """'SOLVED  1 solution  0.0123 s  nodes=40 backtracks=3'."""
+    stats = " ".join(f"{k}={_number(v)}" for k, v in result.stats.items())
+    parts = [result.status.name, result.describe_count(), f"{result.seconds:.4f} s", stats]
+    if result.error:
+        parts.append(result.error)
+    return "  ".join(p for p in parts if p)
+
+
+def _number(value: object) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.4g}"
+    return str(int(value)) if isinstance(value, float) else str(value)
+
+
+def _show(puzzle: Puzzle, result: Result, args: argparse.Namespace, many: bool) -> None:
+    if args.format == "json":
+        print(json.dumps({"puzzle": puzzle.to_line(), **result.to_dict()}))
+        return
+    shown = () if args.count else result.solutions
+    if args.format == "line":
+        for solution in shown:
+            print(to_line(puzzle.shape, solution))
+        print(f"# {puzzle.name}  {status_line(result)}" if many else f"# {status_line(result)}",
+              file=sys.stderr)
+        return
+    if many:
+        print(f"# {puzzle.name}")
+    for solution in shown:
+        print(to_grid(puzzle.shape, solution))
+        print()
+    print(status_line(result))
+    if many:
+        print()
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    backend = from_spec(args.backend)
+    limit = _limit(args)
+    entries = _entries(args.file, args.shape)
+    code = EXIT_OK
+    for entry in entries:
+        if entry.error is not None:
+            _report_bad(args.file, entry)
+            code = EXIT_USAGE
+            continue
+        result = backend.solve(entry.puzzle, limit=limit, time_limit=args.timeout)
+        _show(entry.puzzle, result, args, many=len(entries) > 1)
+        if result.status is not Status.SOLVED and code == EXIT_OK:
+            code = EXIT_UNSOLVED
+    return code
+
+
+# --- check -----------------------------------------------------------------------------------
+
+def _add_check(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="judge filled grids: complete, no digit twice in a unit",
+                       description="Judge every filled grid of FILE. Exit status: 0 all valid, "
+                                   "1 some invalid, 2 unreadable input.")
+    p.add_argument("file", nargs="?", default="-", help="file of filled grids, or -")
+    p.add_argument("--shape", type=_shape, help="grid shape when the cell count is ambiguous")
+    p.set_defaults(handler=run_check)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    code = EXIT_OK
+    for entry in _entries(args.file, args.shape):
+        name = entry.puzzle.name if entry.puzzle else f"line {entry.line}"
+        if entry.error is not None:
+            problems = [str(entry.error)]
+        else:
+            empty = entry.puzzle.shape.cells - entry.puzzle.givens
+            problems = [f"{empty} empty cells"] if empty else explain(entry.puzzle,
+                                                                      entry.puzzle.cells)
+        print(f"{'INVALID' if problems else 'VALID'}  {name}"
+              + (f"  {'; '.join(problems)}" if problems else ""))
+        if problems:
+            code = EXIT_UNSOLVED
+    return code
+
+
+# --- backends --------------------------------------------------------------------------------
+
+def _add_backends(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("backends", help="list every backend: availability, version, options",
+                       description="List every backend with availability, package version, "
+                                   "options and a one-line description.")
+    p.set_defaults(handler=run_backends)
+
+
+def run_backends(args: argparse.Namespace) -> int:
+    rows = [("name", "available", "version", "options", "description")]
+    for name in BACKENDS:
+        try:
+            cls = backend_class(name)
+        except ImportError as err:
+            rows.append((name, "no", "-", "-", f"cannot load: {err}"))
+            continue
+        ok = cls.available()
+        where = "yes" if ok else f"no: pip install 'sudoku-cp[{cls.extra}]'"
+        options = " ".join(f"{k}={v}" for k, v in cls.defaults.items()) or "-"
+        rows.append((name, where, cls.version(), options, cls.description))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[4])
+    aliases = ", ".join(f"{a} -> {n}" for a, n in sorted(ALIASES.items()))
+    print(f"\naliases: {aliases}")
+    return EXIT_OK
+
+
+# --- entry point -----------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="sudoku-cp",
+        description="Solve Sudoku grids of any shape with interchangeable backends and compare "
+                    "them.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in COMMANDS:
+        add(sub)
+    return parser
+
+
+COMMANDS = [_add_solve, _add_check, _add_backends]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; bad input gets a one-line message and exit status 2."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except (*USER_ERRORS, CommandError) as err:
+        fail(str(err))
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        fail("interrupted")
+        return 130
+    except BrokenPipeError:
+        sys.stderr.close()
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
