@@ -84,7 +84,7 @@ def _fits(count: int, shape: Shape | None) -> bool:
 
 def _grid_cells(lines: list[tuple[int, str]], shape: Shape | None) -> list[Cell]:
     """Cells of one grid from its numbered lines, choosing character or numeric reading."""
-    text = "".join(line for _, line in lines)
+    text = "\n".join(line for _, line in lines)
     if "," in text or ";" in text:
         return [c for number, line in lines for c in _numeric_cells(line, number)]
     chars = [c for number, line in lines for c in _char_cells(line, number)]
