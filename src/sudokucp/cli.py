@@ -209,6 +209,68 @@ def run_backends(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- bench -----------------------------------------------------------------------------------
+
+def _add_bench(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("bench", help="compare backends on puzzle files: isolated runs, checked "
+                                     "answers, CSV tables, a cactus plot",
+                       description="Run every backend on every puzzle in isolated worker "
+                                   "processes with hard limits, check every answer, "
+                                   "cross-validate the backends and write results.jsonl, "
+                                   "results.csv, summary.csv, cactus.png and summary.md to OUT. "
+                                   "Exit status: 0 all agree, 1 wrong answers or disagreements, "
+                                   "2 bad input, 130 interrupted.")
+    p.add_argument("--backends", nargs="+", required=True, metavar="SPEC",
+                   help="backend specs, comma- or space-separated, with options "
+                        "(mrv:order=static, cpsat:workers=2), or 'all'")
+    p.add_argument("--puzzles", nargs="+", required=True, metavar="FILE", help="puzzle files")
+    p.add_argument("--limit", type=int, choices=(0, 1, 2), default=1,
+                   help="solutions to look for: 1 (default), 2 (uniqueness) or 0 (all)")
+    p.add_argument("--timeout", type=_positive, default=10.0, metavar="S",
+                   help="seconds per run (default 10); the worker is killed shortly after")
+    p.add_argument("--jobs", type=int, default=1, metavar="J",
+                   help="runs in parallel, capped by the cores (a CP-SAT run counts its workers)")
+    p.add_argument("--out", default="bench-out", metavar="DIR", help="output folder")
+    p.add_argument("--resume", action="store_true",
+                   help="skip the runs already in DIR/results.jsonl (otherwise it is replaced)")
+    p.add_argument("--seed", type=int, metavar="S", help="shuffle the puzzle order with this seed")
+    p.add_argument("--memory", type=int, default=4096, metavar="MB",
+                   help="address-space cap per worker (default 4096; 0 = none)")
+    p.add_argument("--max-puzzles", type=int, metavar="K", help="the first K puzzles of each file")
+    p.add_argument("--no-fail-on-disagreement", dest="fail_on_disagreement",
+                   action="store_false", help="exit 0 even when answers are wrong or disagree")
+    p.set_defaults(handler=run_bench)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from sudokucp.harness import BenchConfig, bench
+    from sudokucp.report import Progress
+
+    specs = [s for item in args.backends for s in item.split(",") if s.strip()]
+    config = BenchConfig(specs, args.puzzles, Path(args.out), args.limit, args.timeout,
+                         max(1, args.jobs), args.resume, args.seed, args.memory or None,
+                         args.max_puzzles)
+    progress: list[Progress] = []
+    outcome = bench(config, on_row=lambda row: progress[0](row),
+                    on_plan=lambda total: progress.append(Progress(total)))
+    if progress:
+        progress[0].finish()
+    for problem in [*outcome.notes, *outcome.problems]:
+        fail(problem)
+    print(f"{outcome.ran} runs done, {outcome.skipped} already in {config.out / 'results.jsonl'}")
+    for d in outcome.disagreements:
+        print(f"DISAGREEMENT {d.puzzle} ({d.hash}): {d.message}")
+    print("wrote " + ", ".join(str(p) for p in outcome.files))
+    if outcome.interrupted:
+        fail("interrupted; every finished run is kept (use --resume to go on)")
+        return 130
+    if outcome.disagreements and args.fail_on_disagreement:
+        return EXIT_UNSOLVED
+    return EXIT_USAGE if outcome.problems else EXIT_OK
+
+
 # --- entry point -----------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -223,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = [_add_solve, _add_check, _add_backends]
+COMMANDS = [_add_solve, _add_check, _add_backends, _add_bench]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

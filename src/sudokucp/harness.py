@@ -1,0 +1,322 @@
+"""The comparison harness: plan (backends x puzzles x options) -> isolated runs -> verified rows.
+
+Where the runs execute is an Executor's business (runner.LocalExecutor here); the plan, the
+verification, the cross-validation and the append-only results log do not depend on it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import random
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sudokucp.backends import BACKENDS, backend_class, from_spec, parse_spec
+from sudokucp.backends.base import Backend
+from sudokucp.check import explain, is_solution
+from sudokucp.formats import read_puzzles, to_line
+from sudokucp.puzzle import Puzzle
+from sudokucp.result import Status
+from sudokucp.runner import Executor, LocalExecutor, Outcome, Task, register_extra_backends
+
+Row = dict[str, Any]
+RESULTS = "results.jsonl"
+
+
+@dataclass(frozen=True)
+class Contender:
+    """A backend configuration taking part: label, registry name, options, version, cores."""
+
+    label: str
+    name: str
+    options: dict[str, Any]
+    version: str
+    cores: int
+
+    @classmethod
+    def from_backend(cls, backend: Backend) -> Contender:
+        workers = backend.options.get("workers", 1)
+        cores = int(workers) if isinstance(workers, int) and workers > 0 else os.cpu_count() or 1
+        return cls(backend.label, backend.name, dict(backend.options), backend.version(), cores)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """The puzzles of one file (named by its stem) and the lines that could not be read."""
+
+    name: str
+    puzzles: list[Puzzle]
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A puzzle on which backends contradict each other or the judge."""
+
+    puzzle: str
+    hash: str
+    message: str
+    wrong: tuple[str, ...] = ()
+
+
+def resolve(specs: Iterable[str]) -> list[Contender]:
+    """Contenders from specs such as 'mrv:order=static'; 'all' means every available backend."""
+    register_extra_backends()
+    expanded = [name for spec in specs for name in
+                (installed_backends() if spec.strip().lower() == "all" else [spec])]
+    contenders: dict[str, Contender] = {}
+    for spec in expanded:
+        parse_spec(spec)
+        contender = Contender.from_backend(from_spec(spec))
+        contenders.setdefault(contender.label, contender)
+    return list(contenders.values())
+
+
+def installed_backends() -> list[str]:
+    """Registry names whose module loads and whose package imports here."""
+    names = []
+    for name in BACKENDS:
+        try:
+            if backend_class(name).available():
+                names.append(name)
+        except ImportError:
+            continue
+    return names
+
+
+def load_dataset(path: str | Path, max_puzzles: int | None = None) -> Dataset:
+    """The readable puzzles of a file (the first `max_puzzles`), with a message per bad line."""
+    puzzles, problems = [], []
+    for entry in read_puzzles(path):
+        if entry.error is not None:
+            problems.append(f"{path}: {entry.error}")
+        elif max_puzzles is None or len(puzzles) < max_puzzles:
+            puzzles.append(entry.puzzle)
+    return Dataset(Path(path).stem, puzzles, problems)
+
+
+def run_key(label: str, digest: str, limit: int) -> str:
+    """The identity of a run in the results log."""
+    return f"{label}|{digest}|{limit}"
+
+
+def plan(contenders: Sequence[Contender], datasets: Sequence[Dataset], *, limit: int = 1,
+         timeout: float | None = None, seed: int | None = None) -> list[Task]:
+    """Every contender on every puzzle, puzzle by puzzle; a puzzle seen twice runs once."""
+    puzzles = [(d.name, p) for d in datasets for p in d.puzzles]
+    if seed is not None:
+        random.Random(seed).shuffle(puzzles)
+    tasks, seen = [], set()
+    for dataset, puzzle in puzzles:
+        for c in contenders:
+            key = run_key(c.label, puzzle.digest, limit)
+            if key not in seen:
+                seen.add(key)
+                meta = {"dataset": dataset, "name": c.name, "options": c.options,
+                        "version": c.version}
+                tasks.append(Task(key, c.label, puzzle, limit, timeout, c.cores, meta))
+    return tasks
+
+
+def verify(outcome: Outcome, memory_mb: int | None = None) -> Row:
+    """The row of a finished run; a claimed solution the judge refuses makes it WRONG."""
+    task, result = outcome.task, outcome.result
+    puzzle = task.puzzle
+    bad = [s for s in result.solutions if not is_solution(puzzle, s)]
+    status, error = result.status, result.error
+    if bad:
+        status, error = Status.WRONG, "invalid solution: " + "; ".join(explain(puzzle, bad[0])[:3])
+    shape = puzzle.shape
+    return {
+        "key": task.key, "backend": task.spec, "name": task.meta.get("name"),
+        "options": task.meta.get("options", {}), "dataset": task.meta.get("dataset", ""),
+        "puzzle": puzzle.name, "hash": puzzle.digest, "box": f"{shape.box_rows}x{shape.box_cols}",
+        "grid": puzzle.to_line(), "status": status.value,
+        "verified": (not bad) if result.solutions else None, "seconds": result.seconds,
+        "wall": outcome.wall, "count": result.count, "complete": result.complete,
+        "solutions": [to_line(shape, s) for s in result.solutions], "stats": dict(result.stats),
+        "error": error, "limit": task.limit, "timeout": task.timeout, "memory_mb": memory_mb,
+        "versions": {"backend": task.meta.get("version"), "python": platform.python_version()},
+    }
+
+
+class ResultLog:
+    """The append-only JSONL file: one flushed line per finished run."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.handle = None
+
+    def load(self) -> tuple[list[Row], list[str]]:
+        """Rows already written and notes on unreadable lines; a torn last line is cut off."""
+        if not self.path.exists():
+            return [], []
+        rows, notes, offset, torn = [], [], 0, None
+        for number, line in enumerate(self.path.read_bytes().splitlines(keepends=True), 1):
+            try:
+                if line.strip():
+                    rows.append(json.loads(line))
+                    torn = None
+            except ValueError:
+                notes.append(f"{self.path}: line {number} is not a JSON record; skipped")
+                torn = offset
+            offset += len(line)
+        if torn is not None:  # the last record was cut short: drop it so appends start clean
+            notes[-1] = notes[-1].replace("skipped", "it will be run again")
+            with self.path.open("r+b") as handle:
+                handle.truncate(torn)
+        return rows, notes
+
+    def open(self, *, append: bool) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.handle = self.path.open("a" if append else "w", encoding="utf-8")
+
+    def write(self, row: Row) -> None:
+        self.handle.write(json.dumps(row) + "\n")
+        self.handle.flush()
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+            self.handle = None
+
+
+def execute(tasks: Iterable[Task], executor: Executor, log: ResultLog | None = None, *,
+            memory_mb: int | None = None,
+            on_row: Callable[[Row], None] | None = None) -> Iterator[Row]:
+    """Submit every task, then yield verified rows as runs finish, each logged before it is
+    yielded."""
+    for task in tasks:
+        executor.submit(task)
+    for outcome in executor.results():
+        row = verify(outcome, memory_mb)
+        if log is not None:
+            log.write(row)
+        if on_row is not None:
+            on_row(row)
+        yield row
+
+
+def cross_validate(rows: Sequence[Row]) -> tuple[list[Row], list[Disagreement]]:
+    """Rows with the WRONG verdicts that only comparison reveals, and the disagreements found."""
+    by_puzzle: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        by_puzzle[row["hash"]].append(row)
+    checked, found = [], []
+    for group in by_puzzle.values():
+        group_rows, group_found = _judge_puzzle(group)
+        checked += group_rows
+        found += group_found
+    return checked, found
+
+
+def _judge_puzzle(group: list[Row]) -> tuple[list[Row], list[Disagreement]]:
+    name, digest = group[0]["puzzle"], group[0]["hash"]
+    found = [Disagreement(name, digest, f"{r['backend']}: {r['error']}", (r["backend"],))
+             for r in group if r["status"] == Status.WRONG.value]
+    known = {s for r in group if r["verified"] for s in r["solutions"]}
+    exact = [r for r in group if r["complete"] and r["status"] in ("solved", "unsat")]
+    short = [r for r in exact if r["count"] < len(known)]
+    if short:
+        labels = tuple(r["backend"] for r in short)
+        claims = ", ".join(f"{r['backend']} {r['count']}" for r in short)
+        found.append(Disagreement(name, digest, f"complete searches claim fewer solutions "
+                                  f"({claims}) than the {len(known)} verified ones found", labels))
+    counts = {r["count"] for r in exact} - {r["count"] for r in short}
+    if len(counts) > 1:
+        claims = ", ".join(f"{r['backend']} {r['count']}" for r in exact if r not in short)
+        found.append(Disagreement(name, digest, f"complete searches disagree on the count: "
+                                  f"{claims}"))
+    wrong = {label for d in found for label in d.wrong}
+    rows = [_mark_wrong(r) if r["backend"] in wrong and r["status"] != "wrong" else r
+            for r in group]
+    return rows, found
+
+
+def _mark_wrong(row: Row) -> Row:
+    return {**row, "status": Status.WRONG.value,
+            "error": f"contradicted by a verified solution (claimed {row['status']}, "
+                     f"{row['count']} solutions)"}
+
+
+@dataclass
+class BenchConfig:
+    """Everything `sudoku-cp bench` needs."""
+
+    backends: list[str]
+    puzzles: list[str]
+    out: Path = Path("bench-out")
+    limit: int = 1
+    timeout: float | None = 10.0
+    jobs: int = 1
+    resume: bool = False
+    seed: int | None = None
+    memory_mb: int | None = 4096
+    max_puzzles: int | None = None
+
+
+@dataclass
+class BenchOutcome:
+    """What a bench run produced: every row (old and new), disagreements, skipped input."""
+
+    rows: list[Row]
+    disagreements: list[Disagreement]
+    problems: list[str]  # unreadable puzzle lines, skipped
+    notes: list[str]  # unreadable lines of an earlier results log
+    ran: int
+    skipped: int
+    interrupted: bool = False
+    files: list[Path] = field(default_factory=list)
+
+
+def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
+          on_plan: Callable[[int], None] | None = None) -> BenchOutcome:
+    """Plan, run what is not done yet, cross-validate, write the tables; Ctrl-C keeps results."""
+    from sudokucp.report import write_reports
+
+    contenders = resolve(config.backends)
+    datasets = [load_dataset(p, config.max_puzzles) for p in config.puzzles]
+    problems = [msg for d in datasets for msg in d.problems]
+    tasks = plan(contenders, datasets, limit=config.limit, timeout=config.timeout,
+                 seed=config.seed)
+    log = ResultLog(config.out / RESULTS)
+    old, notes = log.load() if config.resume else ([], [])
+    done = {row["key"] for row in old}
+    todo = [t for t in tasks if t.key not in done]
+    if on_plan is not None:
+        on_plan(len(todo))
+    rows, interrupted = list(old), False
+    log.open(append=config.resume)
+    executor = LocalExecutor(config.jobs, memory_mb=config.memory_mb)
+    try:
+        for row in execute(todo, executor, log, memory_mb=config.memory_mb, on_row=on_row):
+            rows.append(row)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        executor.close()
+        log.close()
+    rows = _latest(rows)
+    checked, disagreements = cross_validate(rows)
+    outcome = BenchOutcome(checked, disagreements, problems, notes, len(rows) - len(old),
+                           len(tasks) - len(todo), interrupted)
+    outcome.files = write_reports(checked, disagreements, config.out, outcome_note(config),
+                                  problems + notes)
+    return outcome
+
+
+def _latest(rows: list[Row]) -> list[Row]:
+    """One row per key, the last written."""
+    return list({row["key"]: row for row in rows}.values())
+
+
+def outcome_note(config: BenchConfig) -> dict[str, Any]:
+    """Run settings for the markdown summary."""
+    return {"limit": config.limit, "timeout": config.timeout, "jobs": config.jobs,
+            "memory_mb": config.memory_mb, "seed": config.seed,
+            "puzzles": [str(p) for p in config.puzzles], "max_puzzles": config.max_puzzles}

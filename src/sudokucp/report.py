@@ -1,0 +1,182 @@
+"""Tables and pictures from result rows: results.csv, summary.csv, cactus.png, summary.md.
+
+Every file is written under a temporary name and renamed, so a reader never sees half of one.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import pandas as pd
+
+from sudokucp.result import Status
+
+ANSWERED = ("solved", "unsat")  # statuses whose time says what an answer costs
+COUNTED = {"solved": "solved", "unsat": "unsat", "timeouts": "timeout", "unknown": "unknown",
+           "errors": "error", "crashes": "crash", "memouts": "memout", "wrong": "wrong"}
+RESULT_COLUMNS = ["dataset", "puzzle", "hash", "backend", "name", "status", "verified", "seconds",
+                  "wall", "count", "complete", "limit", "timeout", "error", "version", "grid"]
+
+
+def results_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """One line per run; stats become columns named after them (nodes, guesses, ...)."""
+    records = []
+    for row in rows:
+        record = {k: row.get(k) for k in RESULT_COLUMNS}
+        record["version"] = (row.get("versions") or {}).get("backend")
+        record.update({k: v for k, v in (row.get("stats") or {}).items() if k not in record})
+        records.append(record)
+    frame = pd.DataFrame.from_records(records, columns=_columns(records))
+    return frame.sort_values(["dataset", "puzzle", "backend"], kind="stable", ignore_index=True)
+
+
+def _columns(records: list[dict[str, Any]]) -> list[str]:
+    extra = sorted({k for r in records for k in r} - set(RESULT_COLUMNS))
+    return RESULT_COLUMNS + extra
+
+
+def summary_frame(results: pd.DataFrame) -> pd.DataFrame:
+    """Per backend x dataset: outcome counts, then seconds and search size over answered runs."""
+    lines = []
+    for (backend, dataset), group in results.groupby(["backend", "dataset"], sort=True):
+        line: dict[str, Any] = {"backend": backend, "dataset": dataset, "runs": len(group)}
+        line |= {name: int((group["status"] == status).sum()) for name, status in COUNTED.items()}
+        answered = group[group["status"].isin(ANSWERED)]
+        seconds = answered["seconds"].astype(float)
+        line |= {"median_s": seconds.median(), "mean_s": seconds.mean(),
+                 "p90_s": seconds.quantile(0.9), "max_s": seconds.max()}
+        for stat in ("nodes", "guesses"):
+            values = answered[stat] if stat in answered else pd.Series(dtype=float)
+            line[f"median_{stat}"] = values.astype(float).median()
+        lines.append(line)
+    return pd.DataFrame(lines)
+
+
+def cactus(results: pd.DataFrame, path: Path, title: str = "") -> None:
+    """Puzzles solved (x) against the time each needed (y, log), one line per backend."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    solved = results[results["status"] == Status.SOLVED.value]
+    for backend, group in solved.groupby("backend", sort=True):
+        times = group["seconds"].astype(float).clip(lower=1e-6).sort_values().to_numpy()
+        ax.plot(range(1, len(times) + 1), times, marker=".", markersize=3, label=backend)
+    ax.set_yscale("log")
+    ax.set_xlabel("puzzles solved")
+    ax.set_ylabel("seconds per puzzle (sorted)")
+    ax.set_title(title or "Cactus plot: puzzles solved against time")
+    ax.grid(True, which="both", alpha=0.3)
+    if not solved.empty:
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    _atomic(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
+    plt.close(fig)
+
+
+def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapping[str, Any],
+             problems: Sequence[str] = ()) -> str:
+    """A short summary: settings, the table, disagreements, the plot."""
+    parts = ["# Comparison", "", _settings(settings), "", markdown_table(summary), "",
+             "Times are seconds of search per run, over the runs that ended SOLVED or UNSAT; "
+             "`median_nodes` / `median_guesses` come from the backends' own stats.", "",
+             "![cactus plot](cactus.png)", "", "## Disagreements", ""]
+    parts += [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements] or [
+        "None: every claimed solution passed the checker and the backends agree."]
+    if problems:
+        parts += ["", "## Skipped input", "", *(f"- {p}" for p in problems)]
+    return "\n".join(parts) + "\n"
+
+
+def _settings(settings: Mapping[str, Any]) -> str:
+    return "\n".join(f"- {k}: {v}" for k, v in settings.items() if v not in (None, []))
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """A GitHub table; floats with four significant digits, missing values blank."""
+    if frame.empty:
+        return "(no runs)"
+    head = "| " + " | ".join(frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    body = ["| " + " | ".join(_cell(v) for v in row) + " |"
+            for row in frame.itertuples(index=False)]
+    return "\n".join([head, rule, *body])
+
+
+def _cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def write_reports(rows: Sequence[Mapping[str, Any]], disagreements: Sequence[Any], out: Path,
+                  settings: Mapping[str, Any], problems: Sequence[str] = ()) -> list[Path]:
+    """results.csv, summary.csv, cactus.png and summary.md in `out`; their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    results = results_frame(rows)
+    summary = summary_frame(results) if not results.empty else pd.DataFrame()
+    paths = [out / name for name in ("results.csv", "summary.csv", "cactus.png", "summary.md")]
+    _atomic(paths[0], lambda tmp: results.to_csv(tmp, index=False))
+    _atomic(paths[1], lambda tmp: summary.to_csv(tmp, index=False, float_format="%.6g"))
+    cactus(results, paths[2]) if not results.empty else None
+    text = markdown(summary, disagreements, settings, problems)
+    _atomic(paths[3], lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    return [p for p in paths if p.exists()]
+
+
+def _atomic(path: Path, write: Callable[[str], None]) -> None:
+    """Write through a temporary name in the same folder, then rename over `path`."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        write(str(tmp))
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+class Progress:
+    """A one-line progress bar with rate and ETA on a terminal; silent otherwise."""
+
+    def __init__(self, total: int, stream: IO[str] = sys.stderr, width: int = 30) -> None:
+        self.total, self.stream, self.width = total, stream, width
+        self.done, self.start = 0, time.monotonic()
+        self.active = total > 0 and stream.isatty()
+        self.shown = 0.0
+
+    def __call__(self, row: Mapping[str, Any]) -> None:
+        self.done += 1
+        now = time.monotonic()
+        if self.active and (now - self.shown > 0.1 or self.done == self.total):
+            self.shown = now
+            self.stream.write("\r" + self.line(now) + ("\n" if self.done == self.total else ""))
+            self.stream.flush()
+
+    def line(self, now: float) -> str:
+        elapsed = now - self.start
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        eta = (self.total - self.done) / rate if rate else 0.0
+        filled = self.width * self.done // self.total
+        bar = "#" * filled + "." * (self.width - filled)
+        return (f"[{bar}] {self.done}/{self.total}  {rate:.1f} runs/s  "
+                f"ETA {_clock(eta)}  elapsed {_clock(elapsed)}")
+
+    def finish(self) -> None:
+        if self.active and self.done != self.total:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}"
