@@ -1,0 +1,236 @@
+"""CNF solved by pycosat (PicoSAT): one variable per (cell, digit), clauses built once per shape.
+
+Glossary: n = side, var(cell, d) = cell * n + d (1..n^3), free = variables the givens leave open.
+Encodings (Lynce & Ouaknine): `minimal` = each cell has at least one digit, each digit at most once
+per unit (exactly one per cell follows by counting); `extended` adds at most one digit per cell and
+each digit at least once per unit. The givens simplify the cached clauses (satisfied clauses
+dropped, false literals removed) and the free variables are renumbered 1..F for PicoSAT.
+A time limit is kept by solving in chunks of propagations (`prop_limit`), growing each time, since
+PicoSAT cannot be stopped from outside a call; an exhausted solution iterator counts as proof only
+when no chunk limit could have cut it short.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from sudokucp.backends.base import Backend, SearchOutcome
+from sudokucp.puzzle import Grid, Puzzle, Shape, geometry
+
+FIRST_CHUNK = 200_000  # propagations of the first chunk when a deadline is set
+Clauses = list[list[int]]
+
+
+class Unsat(Exception):
+    """The givens alone contradict the rules: no solution, nothing to ask the solver."""
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """Cached clauses of one shape: binaries (-a | -b), positive long clauses, and the variables
+    each variable rules out when true."""
+
+    n: int
+    binaries: np.ndarray  # (B, 2) variable pairs, one clause (-a | -b) each
+    longs: np.ndarray  # (L, n) variables, one clause (a1 | ... | an) each
+    kills: np.ndarray  # (n^3 + 1, K) variables made false by each variable; row 0 unused
+
+    @property
+    def variables(self) -> int:
+        return self.n ** 3
+
+    @property
+    def clauses(self) -> int:
+        return len(self.binaries) + len(self.longs)
+
+
+@cache
+def encode(shape: Shape, kind: str) -> Encoding:
+    """The clauses of `shape` for the `minimal` or `extended` encoding, computed once."""
+    n, geo = shape.side, geometry(shape)
+    var = np.arange(1, n ** 3 + 1).reshape(n * n, n)  # var[cell, d - 1]
+    pairs = np.array([(a, b) for a in range(n * n) for b in geo.peers[a] if a < b])
+    binaries = [np.stack([var[pairs[:, 0]], var[pairs[:, 1]]], axis=-1).reshape(-1, 2)]
+    longs = [var]
+    if kind == "extended":
+        digit_pairs = np.array(list(combinations(range(n), 2)))
+        binaries.append(np.stack([var[:, digit_pairs[:, 0]], var[:, digit_pairs[:, 1]]],
+                                 axis=-1).reshape(-1, 2))
+        units = np.array(geo.units)
+        longs.append(var[units].transpose(0, 2, 1).reshape(-1, n))
+    return Encoding(n, np.concatenate(binaries), np.concatenate(longs), kill_table(shape, var))
+
+
+def kill_table(shape: Shape, var: np.ndarray) -> np.ndarray:
+    """For each variable (cell, d): the other digits of the cell and d in every peer."""
+    n, peers = shape.side, geometry(shape).peers
+    kills = np.zeros((n ** 3 + 1, n - 1 + len(peers[0])), dtype=np.int64)
+    for cell in range(n * n):
+        for d in range(n):
+            others = np.delete(var[cell], d)
+            kills[var[cell, d]] = np.concatenate([others, var[list(peers[cell]), d]])
+    return kills
+
+
+@dataclass
+class Simplified:
+    """The clauses left by the givens, over the free variables renumbered 1..F."""
+
+    clauses: Clauses
+    free: np.ndarray  # free[k - 1] = original variable of new variable k
+
+
+def simplify(enc: Encoding, cells: Grid) -> Simplified:
+    """Apply the givens: drop satisfied clauses, remove false literals, renumber what is left."""
+    n = enc.n
+    given = np.array(cells)
+    where = np.flatnonzero(given)
+    true = where * n + given[where]
+    state = np.zeros(enc.variables + 1, dtype=np.int8)
+    state[enc.kills[true].ravel()] = -1
+    if (state[true] == -1).any():
+        raise Unsat
+    state[0] = -1
+    state[true] = 1
+    free = np.flatnonzero(state == 0)
+    renumber = np.zeros(enc.variables + 1, dtype=np.int64)
+    renumber[free] = np.arange(1, len(free) + 1)
+    open_ = state == 0
+    pairs = enc.binaries[open_[enc.binaries[:, 0]] & open_[enc.binaries[:, 1]]]
+    clauses = (-renumber[pairs]).tolist()
+    clauses += shorten(enc.longs, state, renumber)
+    return Simplified(clauses, free)
+
+
+def shorten(longs: np.ndarray, state: np.ndarray, renumber: np.ndarray) -> Clauses:
+    """The unsatisfied positive clauses without their false literals; Unsat when one empties."""
+    values = state[longs]
+    keep = ~(values == 1).any(axis=1)
+    rows, open_ = longs[keep], values[keep] == 0
+    lengths = open_.sum(axis=1)
+    if (lengths == 0).any():
+        raise Unsat
+    flat = renumber[rows[open_]].tolist()
+    clauses, start = [], 0
+    for length in lengths.tolist():
+        clauses.append(flat[start:start + length])
+        start += length
+    return clauses
+
+
+def decode(model: list[int], simple: Simplified, cells: Grid, n: int) -> Grid:
+    """The grid of a PicoSAT model: givens plus the digit whose variable is true in each cell."""
+    values = np.array(model)
+    chosen = simple.free[values[values > 0] - 1] - 1
+    grid = np.array(cells)
+    grid[chosen // n] = chosen % n + 1
+    return tuple(grid.tolist())
+
+
+def block(model: list[int]) -> list[int]:
+    """A clause ruling out the model: not all of its true variables again."""
+    return [-v for v in model if v > 0]
+
+
+class Chunks:
+    """pycosat.solve in growing propagation budgets until an answer or the deadline."""
+
+    def __init__(self, pycosat: Any, deadline: float) -> None:
+        self.pycosat, self.deadline, self.budget, self.count = pycosat, deadline, FIRST_CHUNK, 0
+
+    def solve(self, clauses: Clauses, variables: int) -> list[int] | str:
+        """A model, 'UNSAT', or 'UNKNOWN' when the deadline passed first."""
+        while (left := self.deadline - time.perf_counter()) > 0:
+            start = time.perf_counter()
+            answer = self.pycosat.solve(clauses, vars=variables, prop_limit=self.budget)
+            self.count += 1
+            if answer != "UNKNOWN":
+                return answer
+            rate = self.budget / max(time.perf_counter() - start, 1e-6)
+            left = self.deadline - time.perf_counter()
+            self.budget = int(min(2 * self.budget, max(rate * left * 1.05, 1)))
+        return "UNKNOWN"
+
+
+class PycoSAT(Backend):
+    """PicoSAT through pycosat on the minimal or extended CNF."""
+
+    name = "sat"
+    description = ("CNF (one variable per cell and digit) solved by PicoSAT through pycosat; "
+                   "time limit kept between propagation chunks")
+    extra = "sat"
+    module = "pycosat"
+    defaults = {"encoding": "extended"}
+    choices = {"encoding": ("minimal", "extended")}
+
+    @classmethod
+    def distribution(cls) -> str | None:
+        return "pycosat"
+
+    def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
+        import pycosat
+
+        start = time.perf_counter()
+        enc = encode(puzzle.shape, self.options["encoding"])
+        stats: dict[str, float] = {"variables": 0, "clauses": 0, "base_clauses": enc.clauses}
+        try:
+            simple = simplify(enc, puzzle.cells)
+        except Unsat:
+            stats.update(encode_s=time.perf_counter() - start, solve_s=0.0)
+            return [], True, stats
+        encoded = time.perf_counter()
+        stats.update(variables=len(simple.free), clauses=len(simple.clauses),
+                     encode_s=encoded - start)
+        if deadline is None:
+            models, complete = self._iterate(pycosat, simple, limit)
+        else:
+            chunks = Chunks(pycosat, deadline)
+            models, complete = self._chunked(pycosat, chunks, simple, limit)
+            stats["chunks"] = chunks.count
+        stats["solve_s"] = time.perf_counter() - encoded
+        return [decode(m, simple, puzzle.cells, puzzle.side) for m in models], complete, stats
+
+    @staticmethod
+    def _iterate(pycosat: Any, simple: Simplified, limit: int) -> tuple[list[list[int]], bool]:
+        """Without a deadline: itersolve up to the limit; running dry proves the count."""
+        variables = len(simple.free)
+        if not variables:
+            return [[]], True
+        models = []
+        for model in pycosat.itersolve(simple.clauses, vars=variables):
+            models.append(model)
+            if len(models) == limit:
+                return models, False
+        return models, True
+
+    @staticmethod
+    def _chunked(pycosat: Any, chunks: Chunks, simple: Simplified,
+                 limit: int) -> tuple[list[list[int]], bool]:
+        """With a deadline: itersolve within a budget, then a chunked solve that tells running
+        dry (UNSAT: the count is exact) from running out of propagations."""
+        variables = len(simple.free)
+        if not variables:
+            return [[]], True
+        models: list[list[int]] = []
+        while True:
+            clauses = simple.clauses + [block(m) for m in models]
+            if limit != 1:
+                for model in pycosat.itersolve(clauses, vars=variables, prop_limit=chunks.budget):
+                    models.append(model)
+                    if len(models) == limit:
+                        return models, False
+                clauses = simple.clauses + [block(m) for m in models]
+            answer = chunks.solve(clauses, variables)
+            if answer == "UNSAT":
+                return models, True
+            if answer == "UNKNOWN":
+                return models, False
+            models.append(answer)
+            if len(models) == limit:
+                return models, False
