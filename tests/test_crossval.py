@@ -1,0 +1,50 @@
+"""Every installed backend on the project's puzzles, in isolated workers: verified, in agreement."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+from conftest import INSTALLED, PUZZLES
+
+from sudokucp.harness import Contender, cross_validate, execute, load_dataset, plan
+from sudokucp.runner import LocalExecutor
+
+TIMEOUT = 2.0  # seconds per run: slow combinations (naive on hard grids) end as TIMEOUT
+FAILURES = {"wrong", "crash", "error", "memout"}
+
+
+@pytest.fixture(scope="module")
+def rows():
+    files = sorted(PUZZLES.rglob("*.txt"))
+    if not files:
+        pytest.skip(f"no puzzle files under {PUZZLES}")
+    datasets = [load_dataset(path) for path in files]
+    contenders = [Contender(name, name, {}, "dev", 1) for name in INSTALLED]
+    tasks = plan(contenders, datasets, limit=2, timeout=TIMEOUT)
+    with LocalExecutor(jobs=2) as executor:
+        return list(execute(tasks, executor))
+
+
+def test_every_answer_is_verified(rows):
+    claimed = [r for r in rows if r["solutions"]]
+    assert claimed, "no backend claimed any solution"
+    assert [r["key"] for r in claimed if not r["verified"]] == []
+
+
+def test_no_backend_fails(rows):
+    failed = [(r["backend"], r["puzzle"], r["status"], r["error"]) for r in rows
+              if r["status"] in FAILURES]
+    assert failed == []
+
+
+def test_backends_agree(rows):
+    _, disagreements = cross_validate(rows)
+    assert [(d.puzzle, d.message) for d in disagreements] == []
+
+
+def test_every_puzzle_gets_an_answer(rows):
+    answered = defaultdict(bool)
+    for r in rows:
+        answered[r["puzzle"]] |= bool(r["verified"]) or (r["status"] == "unsat" and r["complete"])
+    assert [name for name, ok in answered.items() if not ok] == []

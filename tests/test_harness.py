@@ -1,0 +1,313 @@
+"""The harness: hard limits in worker processes, verification, cross-validation, resume, the CLI.
+
+The misbehaving backends below reach the worker processes through the environment: the worker
+imports this module by name (tests/ is put on PYTHONPATH) and registers them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sudokucp.backends import BACKENDS
+from sudokucp.backends.base import Backend
+from sudokucp.formats import parse_grid
+from sudokucp.harness import (
+    BenchConfig,
+    Contender,
+    Dataset,
+    ResultLog,
+    bench,
+    cross_validate,
+    execute,
+    plan,
+)
+from sudokucp.runner import EXTRA_ENV, LocalExecutor, Task, usable_cores
+
+HERE = Path(__file__).resolve().parent
+# The grid of seed 001 with its two commented clues added: it defeats naive backtracking.
+ANTI_NAIVE = ("000000000" "000003085" "001020000" "000507000" "004000100"
+              "090000000" "500000073" "002010000" "000040009")
+EASY = ("003020600" "900305001" "001806400" "008102900" "700000008"
+        "006708200" "002609500" "800203009" "005010300")
+PID_DIR = "SUDOKUCP_TEST_PID_DIR"
+
+
+class _Fake(Backend):
+    description = "misbehaving backend for the harness tests"
+    interruptible = False
+
+
+class Abort(_Fake):
+    name = "fake-abort"
+
+    def _search(self, puzzle, limit, deadline):
+        os.abort()
+
+
+class Segfault(_Fake):
+    name = "fake-segv"
+
+    def _search(self, puzzle, limit, deadline):
+        os.kill(os.getpid(), signal.SIGSEGV)
+        time.sleep(5)
+
+
+class Hog(_Fake):
+    name = "fake-hog"
+
+    def _search(self, puzzle, limit, deadline):
+        chunks = [bytearray(64 * 2**20) for _ in range(1000)]  # 64 GB in all
+        return [], False, {"chunks": len(chunks)}
+
+
+class Liar(_Fake):
+    name = "fake-liar"
+
+    def _search(self, puzzle, limit, deadline):
+        return [tuple(v or 1 for v in puzzle.cells)], False, {}
+
+
+class Denier(_Fake):
+    name = "fake-denier"
+
+    def _search(self, puzzle, limit, deadline):
+        return [], True, {}
+
+
+class Stubborn(_Fake):
+    name = "fake-stubborn"
+
+    def _search(self, puzzle, limit, deadline):
+        folder = os.environ.get(PID_DIR)
+        if folder:
+            Path(folder, str(os.getpid())).touch()
+        while True:  # ignores the deadline: only the kill stops it
+            time.sleep(0.01)
+
+
+FAKES = {cls.name: f"test_harness:{cls.__name__}"
+         for cls in (Abort, Segfault, Hog, Liar, Denier, Stubborn)}
+
+
+@pytest.fixture
+def fakes(monkeypatch):
+    """Register the fake backends here and in every worker started from now on."""
+    monkeypatch.setenv(EXTRA_ENV, ",".join(f"{k}={v}" for k, v in FAKES.items()))
+    path = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))
+    monkeypatch.setenv("PYTHONPATH", path)
+    for name, target in FAKES.items():
+        monkeypatch.setitem(BACKENDS, name, target)
+
+
+def _task(spec, cells=EASY, key=None, timeout=5.0, limit=1):
+    puzzle = parse_grid(cells, name=key or spec)
+    return Task(key or spec, spec, puzzle, limit, timeout)
+
+
+def _run(tasks, jobs=1, memory_mb=None):
+    with LocalExecutor(jobs, memory_mb=memory_mb) as executor:
+        rows = list(execute(tasks, executor, memory_mb=memory_mb))
+    return {row["key"]: row for row in rows}
+
+
+def test_cooperative_timeout_then_next_run_goes_on():
+    start = time.monotonic()
+    rows = _run([_task("naive", ANTI_NAIVE, "hard", timeout=1.0), _task("naive", key="next")])
+    assert rows["hard"]["status"] == "timeout"
+    assert rows["next"]["status"] == "solved" and rows["next"]["verified"] is True
+    assert time.monotonic() - start < 5
+
+
+def test_hard_kill_on_timeout_then_fresh_worker(fakes):
+    rows = _run([_task("fake-stubborn", key="stuck", timeout=1.0), _task("mrv", key="next")])
+    assert rows["stuck"]["status"] == "timeout"
+    assert "killed" in rows["stuck"]["error"]
+    assert 1.0 <= rows["stuck"]["wall"] < 3.0
+    assert rows["next"]["status"] == "solved"
+
+
+@pytest.mark.parametrize("spec, signame", [("fake-abort", "SIGABRT"), ("fake-segv", "SIGSEGV")])
+def test_crash_is_recorded_and_next_run_goes_on(fakes, spec, signame):
+    rows = _run([_task(spec, key="crash"), _task("naive", key="next")])
+    assert rows["crash"]["status"] == "crash"
+    assert signame in rows["crash"]["error"]
+    assert rows["next"]["status"] == "solved"
+
+
+def test_memory_cap_gives_memout(fakes):
+    rows = _run([_task("fake-hog", key="hog"), _task("naive", key="next")], memory_mb=512)
+    assert rows["hog"]["status"] == "memout"
+    assert rows["next"]["status"] == "solved"
+
+
+def test_invalid_solution_is_wrong(fakes):
+    rows = _run([_task("fake-liar", key="liar")])
+    assert rows["liar"]["status"] == "wrong"
+    assert rows["liar"]["verified"] is False
+    assert "invalid solution" in rows["liar"]["error"]
+
+
+def test_unsat_claim_against_a_verified_solution_is_a_disagreement(fakes):
+    rows = list(_run([_task("fake-denier", key="d"), _task("mrv", key="m")]).values())
+    checked, found = cross_validate(rows)
+    assert [d.wrong for d in found] == [("fake-denier",)]
+    status = {r["backend"]: r["status"] for r in checked}
+    assert status == {"fake-denier": "wrong", "mrv": "solved"}
+
+
+def _row(backend, count, complete, status="solved", solutions=()):
+    return {"backend": backend, "puzzle": "p", "hash": "h", "status": status, "count": count,
+            "complete": complete, "verified": True if solutions else None,
+            "solutions": list(solutions), "error": None}
+
+
+def test_exact_counts_that_differ_are_reported():
+    rows = [_row("a", 3, True, solutions=["x", "y"]), _row("b", 4, True, solutions=["x"]),
+            _row("c", 1, False, solutions=["z"])]
+    checked, found = cross_validate(rows)
+    assert len(found) == 1 and "disagree on the count" in found[0].message
+    assert {r["status"] for r in checked} == {"solved"}
+
+
+def test_unique_claims_with_different_solutions_are_wrong():
+    rows = [_row("a", 1, True, solutions=["x"]), _row("b", 1, True, solutions=["y"])]
+    checked, found = cross_validate(rows)
+    assert found and set(found[0].wrong) == {"a", "b"}
+    assert {r["status"] for r in checked} == {"wrong"}
+
+
+def test_agreeing_backends_give_no_disagreement():
+    rows = [_row("a", 1, True, solutions=["x"]), _row("b", 1, False, solutions=["x"]),
+            _row("c", 0, False, status="timeout")]
+    assert cross_validate(rows)[1] == []
+
+
+def test_plan_dedupes_and_shuffles_with_a_seed():
+    puzzles = [parse_grid(EASY, name="a"), parse_grid(ANTI_NAIVE, name="b"),
+               parse_grid(EASY, name="again")]
+    datasets = [Dataset("set", puzzles)]
+    two = [Contender("naive", "naive", {}, "dev", 1), Contender("mrv", "mrv", {}, "dev", 1)]
+    tasks = plan(two, datasets)
+    assert [t.key.split("|")[0] for t in tasks] == ["naive", "mrv", "naive", "mrv"]
+    orders = [[t.puzzle.name for t in plan(two, datasets * 4, seed=s)] for s in (7, 7, 8)]
+    assert orders[0] == orders[1]
+    assert len(orders[0]) == 4
+
+
+def test_jobs_never_exceed_the_cores():
+    assert LocalExecutor(64).cores == usable_cores()
+
+
+def test_progress_is_silent_off_a_terminal():
+    from sudokucp.report import Progress  # pandas stays out of the workers importing this module
+
+    stream = io.StringIO()
+    progress = Progress(3, stream)
+    for _ in range(3):
+        progress({})
+    progress.finish()
+    assert stream.getvalue() == ""
+    assert "3/3" in progress.line(time.monotonic())
+
+
+def _small_file(tmp_path, lines):
+    path = tmp_path / "small.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_resume_skips_finished_runs_and_tolerates_a_torn_line(tmp_path):
+    path = _small_file(tmp_path, [EASY, EASY.replace("3", "0", 1), EASY.replace("6", "0", 1)])
+    config = BenchConfig(["naive", "mrv"], [str(path)], tmp_path / "out", timeout=5,
+                         memory_mb=None)
+    first = bench(config)
+    assert first.ran == 6 and not first.disagreements
+    log = tmp_path / "out" / "results.jsonl"
+    lines = log.read_bytes().splitlines(keepends=True)
+    log.write_bytes(b"".join(lines[:4]) + lines[4][:30])  # two runs lost, one line torn
+    config.resume = True
+    again = bench(config)
+    assert (again.ran, again.skipped) == (2, 4)
+    assert any("torn" in note or "run again" in note for note in again.notes)
+    rows, notes = ResultLog(log).load()
+    assert len(rows) == 6 and not notes
+    assert len({r["key"] for r in rows}) == 6
+    assert bench(config).ran == 0
+
+
+def _cli(*args, cwd, env=None):
+    return subprocess.run([sys.executable, "-m", "sudokucp", "bench", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_cli_end_to_end(tmp_path):
+    path = _small_file(tmp_path, [EASY, "12345", ANTI_NAIVE])
+    done = _cli("--backends", "naive,mrv:order=static", "mrv", "--puzzles", str(path),
+                "--timeout", "1", "--jobs", "2", "--out", "out", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr  # the bad line is reported, the others ran
+    assert "small.txt: line 2" in done.stderr
+    out = tmp_path / "out"
+    for name in ("results.jsonl", "results.csv", "summary.csv", "cactus.png", "summary.md"):
+        assert (out / name).stat().st_size > 0
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 6
+    assert {r["backend"] for r in rows} == {"naive", "mrv", "mrv:order=static"}
+    naive_hard = [r for r in rows if r["backend"] == "naive" and r["grid"].startswith(".....")]
+    assert naive_hard[0]["status"] == "timeout"
+    summary = (out / "summary.csv").read_text().splitlines()
+    assert summary[0].startswith("backend,dataset,runs,solved")
+    assert not list(out.glob(".*.tmp"))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--backends", "nosuch", "--puzzles", "small.txt"], "unknown backend"),
+    (["--backends", "mrv:order=sideways", "--puzzles", "small.txt"], "order"),
+    (["--backends", "mrv", "--puzzles", "missing.txt"], "cannot read"),
+])
+def test_cli_refuses_bad_input(tmp_path, args, message):
+    _small_file(tmp_path, [EASY])
+    done = _cli(*args, cwd=tmp_path)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_cli_exits_non_zero_on_disagreement_unless_told(tmp_path, fakes):
+    _small_file(tmp_path, [EASY])
+    args = ["--backends", "mrv,fake-denier", "--puzzles", "small.txt", "--out", "out"]
+    failed = _cli(*args, cwd=tmp_path)
+    assert failed.returncode == 1, failed.stderr
+    assert "DISAGREEMENT" in failed.stdout
+    assert "fake-denier" in (tmp_path / "out" / "summary.md").read_text()
+    assert _cli(*args, "--no-fail-on-disagreement", cwd=tmp_path).returncode == 0
+
+
+def test_ctrl_c_kills_workers_and_keeps_finished_runs(tmp_path, fakes, monkeypatch):
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    monkeypatch.setenv(PID_DIR, str(pids))
+    _small_file(tmp_path, [EASY, EASY.replace("3", "0", 1)])
+    proc = subprocess.Popen([sys.executable, "-m", "sudokucp", "bench", "--backends", "mrv",
+                             "fake-stubborn", "--puzzles", "small.txt", "--out", "out",
+                             "--timeout", "60"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    while not list(pids.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    rows = (tmp_path / "out" / "results.jsonl").read_text().splitlines()
+    assert [json.loads(r)["backend"] for r in rows] == ["mrv"]
+    for pid in pids.iterdir():
+        with pytest.raises(ProcessLookupError):
+            os.kill(int(pid.name), 0)
