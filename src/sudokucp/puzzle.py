@@ -7,7 +7,7 @@ unit = a row, a column or a box (a tuple of N cells), peers = the other cells sh
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 Grid = tuple[int, ...]
@@ -150,7 +150,7 @@ class Puzzle:
 
     shape: Shape
     cells: Grid
-    name: str = ""
+    name: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         cells = tuple(self.cells)

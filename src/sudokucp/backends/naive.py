@@ -141,7 +141,8 @@ class NaiveIterative(_Naive):
                 if len(solutions) == limit:
                     return False
                 k -= 1
-                board.remove(empties[k])
+                if k >= 0:
+                    board.remove(empties[k])
                 continue
             cell = empties[k]
             used = board.used(cell)

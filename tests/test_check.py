@@ -1,0 +1,53 @@
+"""The judge, independent of every backend."""
+
+from pathlib import Path
+
+from sudokucp.check import explain, find_conflicts, is_solution
+from sudokucp.formats import load_puzzles, parse_many
+from sudokucp.puzzle import Puzzle, Shape
+
+SEEDS = Path(__file__).resolve().parents[1] / "puzzles" / "seeds"
+SOLUTION_6 = (1, 2, 3, 4, 5, 6, 4, 5, 6, 1, 2, 3, 2, 3, 1, 5, 6, 4,
+              5, 6, 4, 2, 3, 1, 3, 1, 2, 6, 4, 5, 6, 4, 5, 3, 1, 2)
+
+
+def test_a_valid_6x6_solution():
+    puzzle = Puzzle(Shape(2, 3), tuple(v if i % 3 else 0 for i, v in enumerate(SOLUTION_6)))
+    assert is_solution(puzzle, SOLUTION_6)
+    assert explain(puzzle, SOLUTION_6) == []
+
+
+def test_a_changed_given_is_rejected():
+    puzzle = Puzzle(Shape(2, 3), (2,) + (0,) * 35)
+    assert not is_solution(puzzle, SOLUTION_6)
+    assert explain(puzzle, SOLUTION_6) == ["r1c1 changes the given 2 to 1"]
+
+
+def test_swapped_cells_conflict_in_columns_and_boxes():
+    grid = list(SOLUTION_6)
+    grid[0], grid[1] = grid[1], grid[0]
+    puzzle = Puzzle.empty(Shape(2, 3))
+    assert not is_solution(puzzle, grid)
+    conflicts = find_conflicts(Shape(2, 3), grid)
+    assert {(c.unit, c.digit) for c in conflicts} == {(6, 2), (7, 1)}
+
+
+def test_wrong_length_and_range():
+    puzzle = Puzzle.empty(Shape(2, 2))
+    assert not is_solution(puzzle, (1,) * 15)
+    bad = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 5]
+    assert not is_solution(puzzle, bad)
+    assert "r4c4 holds 5, not a digit 1-4" in explain(puzzle, bad)
+
+
+def test_the_seed_all_done_grid_is_invalid():
+    text = (SEEDS / "004-all-done.txt").read_text()
+    entry = next(parse_many(text))
+    assert entry.error is not None and "row 5" in str(entry.error)
+
+
+def test_the_seed_solutions_are_valid():
+    for name in ("002-logic-9x9", "002-backtracking-16x16"):
+        puzzle = load_puzzles(SEEDS / f"{name}.txt")[0]
+        solution = load_puzzles(SEEDS / f"{name}.solution.txt")[0]
+        assert is_solution(puzzle, solution.cells)
