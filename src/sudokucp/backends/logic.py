@@ -37,6 +37,7 @@ class Tables:
     peers: tuple[tuple[int, ...], ...]
     crossings: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
     # (box ∩ line, box − line, line − box) for every box and every row or column crossing it
+    unit_bits: tuple[int, ...]  # per cell, bit u set for each of its three units
 
 
 @cache
@@ -51,7 +52,8 @@ def tables(shape: Shape) -> Tables:
             if inter:
                 crossings.append((inter, tuple(c for c in box if c not in inter),
                                   tuple(c for c in line if c not in in_box)))
-    return Tables(n, (1 << n) - 1, g.units, g.cell_units, g.peers, tuple(crossings))
+    unit_bits = tuple(sum(1 << u for u in cu) for cu in g.cell_units)
+    return Tables(n, (1 << n) - 1, g.units, g.cell_units, g.peers, tuple(crossings), unit_bits)
 
 
 @dataclass(eq=False)

@@ -1,0 +1,224 @@
+"""The seeds' combination done well: logic to a fixpoint, then MRV search, propagating at each node.
+
+The board is the logic engine's (candidate bitmasks per cell, 0 once placed; digits placed; digits
+placed per unit). The singles run here in one tight loop, `settle`: a queue of (cell, digit bit) to
+place, each placement removing its digit from the peers (a peer left with one candidate joins the
+queue), then a round of the units for hidden singles, until a whole round finds nothing. Harder
+techniques, when asked for, come from the logic engine after the singles, easiest first, and the
+singles settle again after each of their successes. The search takes the open cell with the fewest
+candidates, tries its digits in ascending order on a copy of the three flat lists (the last digit
+reuses them), and keeps an explicit stack, so deep 25x25 searches need no recursion.
+
+Stats: guesses = digits tried at branch points, backtracks = guesses refuted by propagation,
+per-technique counts (root and nodes together), logic_s = time of the root fixpoint, search_s = the
+rest.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from sudokucp.backends.base import Backend, SearchOutcome
+from sudokucp.backends.logic import LEVELS, TECHNIQUES, Board, Tables, resolve_techniques, tables
+from sudokucp.puzzle import Grid, Puzzle
+
+CHECK_EVERY = 64  # guesses between two looks at the clock (a 25x25 node costs about a millisecond)
+SINGLES = tuple(LEVELS["singles"])
+
+Tally = list[int]  # [naked singles, hidden singles] placed by settle
+
+
+def settle(t: Tables, cand: list[int], vals: list[int], up: list[int],
+           todo: list[tuple[int, int]], left: int, tally: Tally) -> int:
+    """Place the queued (cell, bit) and every naked and hidden single that follows.
+
+    Returns the number of open cells left, or -1 on a contradiction (a cell without candidates, a
+    digit without a place in a unit, two digits wanting the same cell). Only the units where a cell
+    lost candidates (bits of `dirty`) are searched for hidden singles."""
+    peers, cell_units, units, full, unit_bits = t.peers, t.cell_units, t.units, t.full, t.unit_bits
+    naked = hidden = dirty = 0
+    while True:
+        while todo:
+            c, bit = todo.pop()
+            if not cand[c] & bit:
+                if vals[c] == bit.bit_length():
+                    continue  # queued twice (naked and hidden)
+                tally[0] += naked
+                tally[1] += hidden
+                return -1
+            cand[c] = 0
+            vals[c] = bit.bit_length()
+            left -= 1
+            r, k, x = cell_units[c]
+            up[r] |= bit
+            up[k] |= bit
+            up[x] |= bit
+            dirty |= unit_bits[c]
+            for p in peers[c]:
+                m = cand[p]
+                if m & bit:
+                    m ^= bit
+                    if not m:
+                        tally[0] += naked
+                        tally[1] += hidden
+                        return -1
+                    cand[p] = m
+                    dirty |= unit_bits[p]
+                    if not m & (m - 1):
+                        todo.append((p, m))
+                        naked += 1
+        if not left:
+            break
+        while dirty:
+            low = dirty & -dirty
+            dirty ^= low
+            u = low.bit_length() - 1
+            placed = up[u]
+            if placed == full:
+                continue
+            unit = units[u]
+            once = twice = 0
+            for c in unit:
+                m = cand[c]
+                twice |= once & m
+                once |= m
+            if once | placed != full:
+                tally[0] += naked
+                tally[1] += hidden
+                return -1
+            lone = once & ~twice
+            if lone:
+                while lone:
+                    bit = lone & -lone
+                    lone ^= bit
+                    for c in unit:
+                        if cand[c] & bit:
+                            todo.append((c, bit))
+                            hidden += 1
+                            break
+                break
+        if not todo:
+            break
+    tally[0] += naked
+    tally[1] += hidden
+    return left
+
+
+def propagate(b: Board, todo: list[tuple[int, int]], extra: Sequence[str], tally: Tally,
+              counts: dict[str, int]) -> bool:
+    """Singles, then the `extra` techniques easiest first, the singles again after each success."""
+    t, cand = b.t, b.cand
+    b.open = settle(t, cand, b.vals, b.up, todo, b.open, tally)
+    if b.open < 0:
+        return False
+    i = 0
+    while i < len(extra) and b.open:
+        step = TECHNIQUES[extra[i]](b)
+        if step is False:
+            return False
+        if not step.eliminated:
+            i += 1
+            continue
+        counts[extra[i]] += 1
+        i = 0
+        todo = [(c, cand[c]) for c, _ in step.eliminated if not cand[c] & (cand[c] - 1)]
+        b.open = settle(t, cand, b.vals, b.up, todo, b.open, tally)
+        if b.open < 0:
+            return False
+    return True
+
+
+def fewest(cand: list[int]) -> int:
+    """The open cell with the fewest candidates (the first with two)."""
+    best, low = -1, 99
+    for c, m in enumerate(cand):
+        if m:
+            k = m.bit_count()
+            if k < low:
+                best, low = c, k
+                if k == 2:
+                    break
+    return best
+
+
+def _root(puzzle: Puzzle, t: Tables) -> tuple[Board, list[tuple[int, int]]]:
+    """An empty board and the givens queued for settle (which refuses clashing givens)."""
+    size = len(puzzle.cells)
+    b = Board(t, [t.full] * size, [0] * size, [0] * len(t.units), size)
+    return b, [(c, 1 << (v - 1)) for c, v in enumerate(puzzle.cells) if v]
+
+
+class Hybrid(Backend):
+    """Logic to a fixpoint at the root, then MRV search with propagation at every node."""
+
+    name = "hybrid"
+    description = "logic to a fixpoint, then MRV search with singles (or more) at every node"
+    defaults = {"techniques": "locked", "node_techniques": "singles"}
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        # The singles are the search's own propagation: always on, whatever else is asked for.
+        self.root = [n for n in resolve_techniques(self.options["techniques"]) if n not in SINGLES]
+        self.nodes = [n for n in resolve_techniques(self.options["node_techniques"])
+                      if n not in SINGLES]
+
+    def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
+        t0 = time.perf_counter()
+        t = tables(puzzle.shape)
+        tally = [0, 0]
+        counts = dict.fromkeys(self.root + self.nodes, 0)
+        stats: dict[str, float] = {"guesses": 0, "backtracks": 0}
+        start = _root(puzzle, t)
+        ok = propagate(start[0], start[1], self.root, tally, counts)
+        t1 = time.perf_counter()
+        solutions: list[Grid] = []
+        complete = True
+        if ok:
+            b = start[0]
+            stats["root_filled"] = len(b.cand) - b.open
+            if not b.open:
+                solutions.append(tuple(b.vals))
+            else:
+                complete = self._dfs(b, limit, deadline, solutions, tally, counts, stats)
+        t2 = time.perf_counter()
+        stats.update(naked_single=tally[0], hidden_single=tally[1], **counts)
+        stats.update(logic_s=t1 - t0, search_s=t2 - t1)
+        return solutions, complete, stats
+
+    def _dfs(self, root: Board, limit: int, deadline: float | None, solutions: list[Grid],
+             tally: Tally, counts: dict[str, int], stats: dict[str, float]) -> bool:
+        """Depth-first over copies of the board; True when the tree was exhausted."""
+        t, nodes = root.t, self.nodes
+        guesses = backtracks = 0
+        cell = fewest(root.cand)
+        stack = [(root, cell, root.cand[cell])]
+        try:
+            while stack:
+                b, cell, rest = stack.pop()
+                bit = rest & -rest
+                rest ^= bit
+                if rest:
+                    stack.append((b, cell, rest))
+                    b = Board(t, b.cand[:], b.vals[:], b.up[:], b.open)
+                guesses += 1
+                if (deadline is not None and not guesses % CHECK_EVERY
+                        and time.perf_counter() > deadline):
+                    return False
+                if nodes:
+                    alive = propagate(b, [(cell, bit)], nodes, tally, counts)
+                else:
+                    b.open = settle(t, b.cand, b.vals, b.up, [(cell, bit)], b.open, tally)
+                    alive = b.open >= 0
+                if not alive:
+                    backtracks += 1
+                elif not b.open:
+                    solutions.append(tuple(b.vals))
+                    if len(solutions) == limit:
+                        return False
+                else:
+                    nxt = fewest(b.cand)
+                    stack.append((b, nxt, b.cand[nxt]))
+            return True
+        finally:
+            stats["guesses"], stats["backtracks"] = guesses, backtracks

@@ -1,0 +1,132 @@
+"""The hybrid backend: exact counts against naive, every shape, the deadline, options and stats."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import PUZZLES
+
+from sudokucp.backends import OptionError, get_backend
+from sudokucp.backends.hybrid import Hybrid
+from sudokucp.check import is_solution
+from sudokucp.formats import read_puzzles
+from sudokucp.puzzle import Puzzle, Shape
+from sudokucp.result import Status
+
+MULTIPLE = ("809000007076089000030070890020708010700000002"
+            "060120470697804231000906700000007906")  # seed 004: 28 solutions
+HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+OPTIONS = [{}, {"techniques": "singles"}, {"techniques": "fish", "node_techniques": "locked"},
+           {"techniques": "subsets", "node_techniques": "subsets"}]
+IDS = ["default", "singles", "fish+locked", "subsets+subsets"]
+
+
+def _digits(line: str) -> tuple[int, ...]:
+    return tuple(0 if ch in ".0" else int(ch) for ch in line)
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=IDS)
+def test_multiple_has_28_solutions(options):
+    p = Puzzle.parse(MULTIPLE)
+    r = get_backend("hybrid", **options).solve(p, limit=0)
+    assert r.status is Status.SOLVED and r.complete and r.count == 28
+    assert len(set(r.solutions)) == 28 and all(is_solution(p, s) for s in r.solutions)
+    assert set(r.solutions) == set(get_backend("naive").solve(p, limit=0).solutions)
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+def test_limit_stops_early(limit):
+    r = get_backend("hybrid").solve(Puzzle.parse(MULTIPLE), limit=limit)
+    assert r.status is Status.SOLVED and r.count == limit
+    assert r.unique is (False if limit == 2 else None)
+
+
+def test_unique_grid_is_proved_unique():
+    r = get_backend("hybrid").solve(Puzzle.parse(HARD), limit=2)
+    assert r.status is Status.SOLVED and r.complete and r.count == 1 and r.unique
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=IDS)
+def test_counts_match_naive_on_small_grids(options):
+    """Random partial 4x4 and 6x6 grids, many with several solutions or none: exact counts."""
+    rng = random.Random(3)
+    hybrid, naive = get_backend("hybrid", **options), get_backend("naive")
+    for shape, givens in ((Shape(2, 2), 4), (Shape(2, 2), 2), (Shape(2, 3), 9), (Shape(2, 3), 12)):
+        for _ in range(15):
+            cells = [0] * shape.cells
+            for c in rng.sample(range(shape.cells), givens):
+                cells[c] = rng.randint(1, shape.side)
+            p = Puzzle(shape, tuple(cells))
+            want, got = naive.solve(p, limit=0), hybrid.solve(p, limit=0)
+            assert got.complete and got.count == want.count, p.to_line()
+            assert set(got.solutions) == set(want.solutions)
+            assert got.status is (Status.SOLVED if want.count else Status.UNSAT)
+
+
+def test_empty_4x4_has_288_solutions():
+    r = get_backend("hybrid").solve(Puzzle.empty(Shape(2, 2)), limit=0)
+    assert r.complete and r.count == 288
+
+
+def test_tdoku_counts(shared_puzzles):
+    hybrid = get_backend("hybrid")
+    for line in (shared_puzzles / "counts_tdoku_test.txt").read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        text, count, *_ = line.split(":")
+        p = Puzzle(Shape(3, 3), _digits(text))
+        r = hybrid.solve(p, limit=0)
+        assert r.complete and r.count == int(count), text
+        assert all(is_solution(p, s) for s in r.solutions)
+
+
+def test_invalid_grids_are_unsat(shared_puzzles):
+    for line in (shared_puzzles / "invalid_sudopedia.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            text, label = line.split(maxsplit=1)
+            r = get_backend("hybrid").solve(Puzzle(Shape(3, 3), _digits(text)), limit=2)
+            assert r.status is Status.UNSAT and r.complete, label
+
+
+@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(2, 4), Shape(3, 3), Shape(3, 4),
+                                   Shape(4, 4), Shape(5, 5)], ids=str)
+def test_every_shape_from_empty(shape):
+    r = get_backend("hybrid").solve(Puzzle.empty(shape), time_limit=20)
+    assert r.status is Status.SOLVED and is_solution(Puzzle.empty(shape), r.solution)
+
+
+def test_project_puzzles():
+    files = sorted(PUZZLES.rglob("*.txt"))
+    files = [f for f in files if not f.name.endswith(".solution.txt")]
+    if not files:
+        pytest.skip(f"no puzzle files under {PUZZLES}")
+    hybrid = get_backend("hybrid")
+    for path in files:
+        for p in (e.puzzle for e in read_puzzles(path) if e.puzzle):  # some test the parser
+            r = hybrid.solve(p, limit=2, time_limit=10)
+            assert r.count == 2 or (r.complete and r.count == 1), p.name
+            assert all(is_solution(p, s) for s in r.solutions), p.name
+
+
+def test_deadline_is_honoured():
+    r = get_backend("hybrid").solve(Puzzle.empty(Shape(3, 3)), limit=0, time_limit=0.2)
+    assert r.status is Status.TIMEOUT and not r.complete and r.count > 0
+    assert r.seconds < 1.0
+
+
+def test_stats():
+    r = get_backend("hybrid", techniques="singles").solve(Puzzle.parse(HARD))
+    for key in ("guesses", "backtracks", "logic_s", "search_s", "naked_single", "hidden_single",
+                "root_filled"):
+        assert key in r.stats
+    assert r.stats["guesses"] > 0 and r.stats["backtracks"] <= r.stats["guesses"]
+    located = get_backend("hybrid").solve(Puzzle.parse(HARD)).stats
+    assert {"pointing", "claiming"} <= set(located) and "x_wing" not in located
+
+
+def test_options():
+    assert get_backend("hybrid", techniques="singles").label == "hybrid:techniques=singles"
+    assert Hybrid(node_techniques="locked").nodes == ["pointing", "claiming"]
+    with pytest.raises(OptionError, match="swordfish"):
+        get_backend("hybrid", node_techniques="guess")
