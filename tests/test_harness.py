@@ -144,7 +144,8 @@ def test_crash_is_recorded_and_next_run_goes_on(fakes, spec, signame):
 
 
 def test_memory_cap_gives_memout(fakes):
-    rows = _run([_task("fake-hog", key="hog"), _task("naive", key="next")], memory_mb=512)
+    rows = _run([_task("fake-hog", key="hog", timeout=30), _task("naive", key="next")],
+                memory_mb=256)
     assert rows["hog"]["status"] == "memout"
     assert rows["next"]["status"] == "solved"
 

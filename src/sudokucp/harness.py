@@ -19,12 +19,13 @@ from typing import Any
 from sudokucp.backends import BACKENDS, backend_class, from_spec, parse_spec
 from sudokucp.backends.base import Backend
 from sudokucp.check import explain, is_solution
-from sudokucp.formats import read_puzzles, to_line
-from sudokucp.puzzle import Puzzle
+from sudokucp.formats import read_puzzles
+from sudokucp.puzzle import DIGITS, Puzzle
 from sudokucp.result import Status
 from sudokucp.runner import Executor, LocalExecutor, Outcome, Task, register_extra_backends
 
 Row = dict[str, Any]
+SYMBOLS = "." + DIGITS  # the symbol of each value, 0 for a blank
 RESULTS = "results.jsonl"
 
 
@@ -113,12 +114,13 @@ def plan(contenders: Sequence[Contender], datasets: Sequence[Dataset], *, limit:
         random.Random(seed).shuffle(puzzles)
     tasks, seen = [], set()
     for dataset, puzzle in puzzles:
+        line = puzzle.to_line()
         for c in contenders:
             key = run_key(c.label, puzzle.digest, limit)
             if key not in seen:
                 seen.add(key)
                 meta = {"dataset": dataset, "name": c.name, "options": c.options,
-                        "version": c.version}
+                        "version": c.version, "grid": line}
                 tasks.append(Task(key, c.label, puzzle, limit, timeout, c.cores, meta))
     return tasks
 
@@ -136,10 +138,11 @@ def verify(outcome: Outcome, memory_mb: int | None = None) -> Row:
         "key": task.key, "backend": task.spec, "name": task.meta.get("name"),
         "options": task.meta.get("options", {}), "dataset": task.meta.get("dataset", ""),
         "puzzle": puzzle.name, "hash": puzzle.digest, "box": f"{shape.box_rows}x{shape.box_cols}",
-        "grid": puzzle.to_line(), "status": status.value,
+        "grid": task.meta.get("grid") or puzzle.to_line(), "status": status.value,
         "verified": (not bad) if result.solutions else None, "seconds": result.seconds,
         "wall": outcome.wall, "count": result.count, "complete": result.complete,
-        "solutions": [to_line(shape, s) for s in result.solutions], "stats": dict(result.stats),
+        "solutions": ["".join(map(SYMBOLS.__getitem__, s)) for s in result.solutions],
+        "stats": dict(result.stats),
         "error": error, "limit": task.limit, "timeout": task.timeout, "memory_mb": memory_mb,
         "versions": {"backend": task.meta.get("version"), "python": platform.python_version()},
     }

@@ -46,12 +46,13 @@ class Task:
     cores: int = 1
     meta: Mapping[str, Any] = field(default_factory=dict)
 
-    def request(self, ident: int) -> bytes:
-        """The JSON line a worker reads."""
+    def request(self, ident: int, announce: bool) -> bytes:
+        """The JSON line a worker reads; `announce` asks for a `start` line before the search."""
         shape = self.puzzle.shape
         return (json.dumps({"id": ident, "spec": self.spec, "box": [shape.box_rows,
                             shape.box_cols], "cells": self.puzzle.cells, "name": self.puzzle.name,
-                            "limit": self.limit, "timeout": self.timeout}) + "\n").encode()
+                            "limit": self.limit, "timeout": self.timeout,
+                            "announce": announce}) + "\n").encode()
 
 
 @dataclass(frozen=True)
@@ -93,11 +94,23 @@ class Worker:
         self.started: float | None = None
         self.deadline = 0.0
         self.maxrss = 0
+        self.ready: set[str] = set()  # specs built here: their runs start as soon as sent
 
-    def send(self, task: Task, ident: int) -> None:
-        self.task, self.ident, self.started = task, ident, None
-        self.deadline = time.monotonic() + STARTUP
-        self.proc.stdin.write(task.request(ident))
+    def send(self, task: Task, ident: int, grace: float) -> None:
+        """Hand a run over; a spec new to this worker announces when its search starts."""
+        self.task, self.ident = task, ident
+        known = task.spec in self.ready
+        self.proc.stdin.write(task.request(ident, announce=not known))
+        if known:
+            self.begin(time.monotonic(), grace)
+        else:
+            self.started, self.deadline = None, time.monotonic() + STARTUP
+
+    def begin(self, started: float, grace: float) -> None:
+        """The search started at `started`: the kill comes at the time limit plus the grace."""
+        self.started = started
+        limit = self.task.timeout
+        self.deadline = float("inf") if limit is None else started + limit + grace
 
     def lines(self) -> list[bytes] | None:
         """Complete lines read now; None at end of file (the worker died)."""
@@ -176,7 +189,7 @@ class LocalExecutor:
             worker = self.idle.pop() if self.idle else Worker(self.memory_mb)
             self.counter += 1
             try:
-                worker.send(self.pending[0], self.counter)
+                worker.send(self.pending[0], self.counter, self.grace)
             except BrokenPipeError:  # an idle worker died: replace it, keep the task
                 worker.kill()
                 continue
@@ -205,10 +218,8 @@ class LocalExecutor:
             if message.get("id") != worker.ident:
                 continue
             if message["event"] == "start":
-                worker.started = message["at"]  # CLOCK_MONOTONIC is shared by processes
-                limit = worker.task.timeout
-                worker.deadline = (worker.started + limit + self.grace if limit is not None
-                                   else float("inf"))
+                worker.ready.add(worker.task.spec)
+                worker.begin(message["at"], self.grace)  # CLOCK_MONOTONIC spans processes
             else:
                 return self._finish(worker, Result.from_dict(message["result"]))
         return None
@@ -307,7 +318,8 @@ def serve(requests: IO[bytes], replies: IO[bytes]) -> None:
             result = Result(message["spec"], puzzle.name, Status.ERROR,
                             error=f"{type(err).__name__}: {err}")
         else:
-            _reply(replies, {"id": ident, "event": "start", "at": time.monotonic()})
+            if message["announce"]:
+                _reply(replies, {"id": ident, "event": "start", "at": time.monotonic()})
             result = _solve(backend, puzzle, message["limit"], message["timeout"])
         _reply(replies, {"id": ident, "event": "done", "result": result.to_dict()})
 
