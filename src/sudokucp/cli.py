@@ -247,7 +247,11 @@ def run_bench(args: argparse.Namespace) -> int:
 
     from sudokucp.harness import BenchConfig, bench
     from sudokucp.report import Progress
+    from sudokucp.runner import usable_cores
 
+    if args.jobs > usable_cores():
+        fail(f"--jobs {args.jobs} exceeds the {usable_cores()} usable cores: using "
+             f"{usable_cores()}")
     specs = [s for item in args.backends for s in item.split(",") if s.strip()]
     config = BenchConfig(specs, args.puzzles, Path(args.out), args.limit, args.timeout,
                          max(1, args.jobs), args.resume, args.seed, args.memory or None,
