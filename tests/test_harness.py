@@ -208,6 +208,18 @@ def test_jobs_never_exceed_the_cores():
     assert LocalExecutor(64).cores == usable_cores()
 
 
+@pytest.mark.skipif(usable_cores() < 2, reason="needs two cores")
+@pytest.mark.parametrize("cores, workers", [(1, 2), (2, 1)])
+def test_a_run_counts_its_cores(cores, workers):
+    tasks = [Task(str(i), "naive", parse_grid(ANTI_NAIVE), 1, 0.3, cores) for i in range(2)]
+    with LocalExecutor(2) as executor:
+        for task in tasks:
+            executor.submit(task)
+        statuses = [outcome.result.status.value for outcome in executor.results()]
+        assert statuses == ["timeout", "timeout"]
+        assert len(executor.idle) == workers  # two-core runs went one at a time on one worker
+
+
 def test_progress_is_silent_off_a_terminal():
     from sudokucp.report import Progress  # pandas stays out of the workers importing this module
 

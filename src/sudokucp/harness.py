@@ -278,8 +278,11 @@ class BenchOutcome:
 
 
 def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
-          on_plan: Callable[[int], None] | None = None) -> BenchOutcome:
-    """Plan, run what is not done yet, cross-validate, write the tables; Ctrl-C keeps results."""
+          on_plan: Callable[[int], None] | None = None,
+          executor: Executor | None = None) -> BenchOutcome:
+    """Plan, run what is not done yet, cross-validate, write the tables; Ctrl-C keeps results.
+
+    Runs go to `executor`, by default worker processes on this machine."""
     from sudokucp.report import write_reports
 
     contenders = resolve(config.backends)
@@ -295,7 +298,7 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
         on_plan(len(todo))
     rows, interrupted = list(old), False
     log.open(append=config.resume)
-    executor = LocalExecutor(config.jobs, memory_mb=config.memory_mb)
+    executor = executor or LocalExecutor(config.jobs, memory_mb=config.memory_mb)
     try:
         for row in execute(todo, executor, log, memory_mb=config.memory_mb, on_row=on_row):
             rows.append(row)
