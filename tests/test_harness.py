@@ -27,6 +27,7 @@ from sudokucp.harness import (
     ResultLog,
     bench,
     cross_validate,
+    enforce_time_limit,
     execute,
     plan,
 )
@@ -184,6 +185,12 @@ def test_unique_claims_with_different_solutions_are_wrong():
     checked, found = cross_validate(rows)
     assert found and set(found[0].wrong) == {"a", "b"}
     assert {r["status"] for r in checked} == {"wrong"}
+
+
+def test_an_answer_past_the_time_limit_is_a_timeout():
+    late = {**_row("a", 1, False, solutions=["x"]), "seconds": 2.3, "timeout": 2.0}
+    assert enforce_time_limit(late)["status"] == "timeout"
+    assert enforce_time_limit({**late, "seconds": 1.9}) == {**late, "seconds": 1.9}
 
 
 def test_agreeing_backends_give_no_disagreement():

@@ -205,6 +205,16 @@ def execute(tasks: Iterable[Task], executor: Executor, log: ResultLog | None = N
         yield row
 
 
+def enforce_time_limit(row: Row) -> Row:
+    """An answer that came after the time limit (a backend that cannot be interrupted, caught
+    within the kill's grace) counts as a TIMEOUT; its solutions still serve cross-validation."""
+    limit = row.get("timeout")
+    if row["status"] in ("solved", "unsat") and limit and row["seconds"] > limit:
+        return {**row, "status": Status.TIMEOUT.value,
+                "error": f"answered after {row['seconds']:.2f} s, past the {limit:g} s limit"}
+    return row
+
+
 def cross_validate(rows: Sequence[Row]) -> tuple[list[Row], list[Disagreement]]:
     """Rows with the WRONG verdicts that only comparison reveals, and the disagreements found."""
     by_puzzle: dict[str, list[Row]] = defaultdict(list)
@@ -307,7 +317,7 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
     finally:
         executor.close()
         log.close()
-    rows = _latest(rows)
+    rows = [enforce_time_limit(row) for row in _latest(rows)]
     checked, disagreements = cross_validate(rows)
     outcome = BenchOutcome(checked, disagreements, problems, notes, len(rows) - len(old),
                            len(tasks) - len(todo), interrupted)
