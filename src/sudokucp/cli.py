@@ -275,6 +275,142 @@ def run_bench(args: argparse.Namespace) -> int:
     return EXIT_USAGE if outcome.problems else EXIT_OK
 
 
+# --- generate --------------------------------------------------------------------------------
+
+GENERATE_COST = ("Cost of one minimal puzzle on 2 cores (benchmarks/generate.py): 4x4 to 9x9 well "
+                 "under a second; 12x12 about a second; 16x16 tens of seconds; 25x25 several "
+                 "minutes (checked by the sat backend; other checkers can take hours). --givens "
+                 "stops early and is much faster on large shapes.")
+
+
+def _add_generate(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("generate", help="make puzzles with one solution, any shape",
+                       description="Make COUNT puzzles with exactly one solution: a random full "
+                                   "grid, then clues removed while a complete backend at limit 2 "
+                                   "still finds one solution. The same seed gives the same "
+                                   "puzzles. " + GENERATE_COST)
+    p.add_argument("--shape", type=_shape, default=Shape(3, 3), help="9x9 (default), 6x6, 16x16, "
+                                                                      "or box 2x3")
+    p.add_argument("--count", type=int, default=1, metavar="K", help="puzzles to make (1)")
+    p.add_argument("--seed", default="0", metavar="S", help="seed of every random choice (0)")
+    how_far = p.add_mutually_exclusive_group()
+    how_far.add_argument("--minimal", action="store_true",
+                         help="try every clue once: no clue left can go (the default)")
+    how_far.add_argument("--givens", type=int, metavar="G",
+                         help="stop at G givens (G-1 with --symmetric pairs), not minimal; says "
+                              "so when G cannot be reached")
+    p.add_argument("--symmetric", action="store_true",
+                   help="remove cells in 180-degree rotationally symmetric pairs")
+    p.add_argument("--difficulty", choices=("simple", "easy", "intermediate", "expert"),
+                   help="keep only puzzles that `sudoku-cp rate` puts in this class")
+    p.add_argument("--tries", type=int, metavar="T",
+                   help="with --difficulty: puzzles to make at most (100 per puzzle asked)")
+    p.add_argument("-b", "--backend", help="uniqueness checker (default: hybrid up to 12x12, sat "
+                                           "from 16x16, the next that works otherwise)")
+    p.add_argument("-o", "--out", metavar="FILE", help="write to FILE instead of standard output")
+    p.set_defaults(handler=run_generate)
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    from sudokucp import generator
+
+    if args.count < 1:
+        raise CommandError("--count must be at least 1")
+    try:
+        backend = from_spec(args.backend) if args.backend else generator.checker(args.shape)
+    except generator.GenerateError as err:
+        raise CommandError(str(err)) from None
+    options = {"givens": args.givens, "symmetric": args.symmetric,
+               "difficulty": args.difficulty, "tries": args.tries}
+    lines = generator.header(args.shape, args.count, args.seed, backend, **options)
+    progress = _progress(args.count) if sys.stderr.isatty() else None
+    code = EXIT_OK
+    with _output(args.out) as out:
+        out.write("\n".join(lines) + "\n")
+        try:
+            for made in generator.generate(args.shape, args.count, args.seed, backend=backend,
+                                           progress=progress, **options):
+                out.write(made.puzzle.to_line() + "\n")
+                out.flush()
+                if args.givens is not None and made.puzzle.givens > args.givens:
+                    fail(f"puzzle {made.seed}: {args.givens} givens cannot be reached, "
+                         f"stopped at {made.puzzle.givens} (minimal)")
+        except generator.GenerateError as err:
+            fail(str(err))
+            code = EXIT_UNSOLVED
+    if progress is not None:
+        print(file=sys.stderr)
+    return code
+
+
+def _progress(count: int):
+    """A progress line on standard error, redrawn in place."""
+    def show(index: int, done: int, total: int, givens: int) -> None:
+        print(f"\rpuzzle {index + 1}/{count}: clue {done}/{total}, {givens} givens   ",
+              end="", file=sys.stderr, flush=True)
+    return show
+
+
+class _output:
+    """Standard output, or FILE written under a temporary name and renamed when complete."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+
+    def __enter__(self):
+        if self.path is None:
+            return sys.stdout
+        self.temp = f"{self.path}.tmp"
+        self.file = open(self.temp, "w", encoding="utf-8")  # noqa: SIM115
+        return self.file
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if self.path is None:
+            return
+        self.file.close()
+        import os
+
+        if kind is None:
+            os.replace(self.temp, self.path)
+        else:
+            os.unlink(self.temp)
+
+
+# --- rate ------------------------------------------------------------------------------------
+
+def _add_rate(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("rate", help="rate puzzles: techniques needed, guesses, QQWing class",
+                       description="Rate every puzzle of FILE: givens, whether logic alone solves "
+                                   "it, the hardest technique, counts per technique, the hybrid's "
+                                   "guesses and a class (simple, easy, intermediate, expert) by "
+                                   "QQWing's rules. Exit status 2 on unreadable entries.")
+    p.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input")
+    p.add_argument("--format", choices=("table", "csv"), default="table",
+                   help="an aligned table with a class count (default), or CSV")
+    p.add_argument("--shape", type=_shape, help="grid shape when the cell count is ambiguous")
+    p.add_argument("--no-guesses", action="store_true",
+                   help="skip the hybrid run (the guesses column stays empty)")
+    p.set_defaults(handler=run_rate)
+
+
+def run_rate(args: argparse.Namespace) -> int:
+    from sudokucp import rating
+
+    ratings, code = [], EXIT_OK
+    for entry in _entries(args.file, args.shape):
+        if entry.error is not None:
+            _report_bad(args.file, entry)
+            code = EXIT_USAGE
+            continue
+        ratings.append(rating.rate(entry.puzzle, guesses=not args.no_guesses))
+    if args.format == "csv":
+        print(rating.to_csv(ratings), end="")
+    else:
+        print(rating.to_table(ratings))
+        print("\n" + ", ".join(f"{k} {v}" for k, v in rating.summarize(ratings).items()))
+    return code
+
+
 # --- entry point -----------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -289,7 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = [_add_solve, _add_check, _add_backends, _add_bench]
+COMMANDS = [_add_solve, _add_check, _add_backends, _add_bench, _add_generate, _add_rate]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

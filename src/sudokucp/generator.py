@@ -1,0 +1,337 @@
+"""Puzzles with one solution for any shape: a random complete grid, then clue removal.
+
+The grid comes from a randomised search (fewest candidates first, ties and digit order drawn from
+`random.Random`); clues are then removed one at a time (or in 180-degree pairs) in a random order,
+each removal kept only when a complete backend at limit 2 still finds a single solution.
+One pass over every clue leaves a minimal puzzle: removing a clue only adds solutions, so a clue
+that could not go earlier cannot go later. Everything random is drawn from a seed, so a seed
+gives the same puzzles whatever the timing or the checking backend.
+
+Glossary: cands[c] = bitmask of the digits cell c may still take (bit v-1 for digit v);
+a step = one removal tried (one cell, or a symmetric pair).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache, partial
+
+from sudokucp.backends import backend_class, get_backend
+from sudokucp.backends.base import Backend
+from sudokucp.puzzle import Geometry, Grid, Puzzle, Shape, geometry
+
+# Uniqueness checkers, preferred first. Measured on one minimal-puzzle pass (benchmarks/generate.py
+# reports the totals): up to 12x12 the hybrid and MRV searches take well under a second; on 16x16
+# the CNF solver is about five times faster than the hybrid, and on 25x25 the hybrid can spend
+# minutes on a single check that the CNF solver settles in a fraction of a second.
+CHECKERS = ("hybrid", "mrv", "naive-iterative")
+LARGE_CHECKERS = ("sat", "hybrid", "mrv")
+LARGE_SIDE = 16  # sides from here on prefer LARGE_CHECKERS
+FILL_BUDGET = 2  # search nodes per cell before a fill restarts (same random stream)
+
+Progress = Callable[[int, int, int], None]  # (steps done, steps in the pass, givens left)
+RunProgress = Callable[[int, int, int, int], None]  # (puzzle index, steps done, steps, givens)
+
+
+class GenerateError(ValueError):
+    """A request the generator cannot satisfy (a bad target, no working checker)."""
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One puzzle with its solution and how it was made."""
+
+    puzzle: Puzzle
+    solution: Grid
+    seed: str  # the per-puzzle seed string given to random.Random
+    minimal: bool  # a whole pass ran: no clue (or symmetric pair) can be removed
+    checks: int  # uniqueness checks run
+    seconds: float
+
+
+# --- the complete grid -----------------------------------------------------------------------
+
+def fill_grid(shape: Shape, rng: random.Random) -> Grid:
+    """A random complete grid; deterministic for the state of `rng`."""
+    while True:
+        grid = _try_fill(shape, rng, FILL_BUDGET * shape.cells)
+        if grid is not None:
+            return grid
+
+
+def _try_fill(shape: Shape, rng: random.Random, budget: int) -> Grid | None:
+    """Depth-first fill with singles propagated; None when `budget` nodes did not suffice."""
+    n, geo = shape.side, geometry(shape)
+    rank = list(range(shape.cells))
+    rng.shuffle(rank)  # tie-break among cells with as few candidates
+    stack = [((1 << n) - 1) for _ in range(shape.cells)]
+    frames: list[tuple[list[int], int, list[int]]] = []
+    cands = stack
+    for _ in range(budget):
+        cell = _pick(cands, rank)
+        if cell < 0:
+            return tuple(c.bit_length() for c in cands)
+        digits = _bits(cands[cell])
+        rng.shuffle(digits)
+        frames.append((cands, cell, digits))
+        cands = _descend(frames, geo)
+        if cands is None:
+            return None
+    return None
+
+
+def _descend(frames: list[tuple[list[int], int, list[int]]],
+             geo: Geometry) -> list[int] | None:
+    """The next consistent state: try the untried digits of the deepest frame, backtracking."""
+    while frames:
+        base, cell, digits = frames[-1]
+        while digits:
+            trial = base[:]
+            if assign(trial, cell, digits.pop(), geo):
+                return trial
+        frames.pop()
+    return None
+
+
+def _pick(cands: list[int], rank: list[int]) -> int:
+    """The open cell with the fewest candidates (ties by rank), or -1 when all are fixed."""
+    best, best_key = -1, None
+    for cell, mask in enumerate(cands):
+        if mask & (mask - 1):
+            key = (mask.bit_count(), rank[cell])
+            if best_key is None or key < best_key:
+                best, best_key = cell, key
+    return best
+
+
+def _bits(mask: int) -> list[int]:
+    """The single-bit masks of `mask`, lowest first."""
+    out = []
+    while mask:
+        bit = mask & -mask
+        out.append(bit)
+        mask ^= bit
+    return out
+
+
+def assign(cands: list[int], cell: int, bit: int, geo: Geometry) -> bool:
+    """Fix `cell` to `bit`, then propagate naked and hidden singles; False on a contradiction."""
+    cands[cell] = bit
+    queue = [cell]
+    while queue:
+        if not _propagate(cands, queue, geo.peers):
+            return False
+        queue = _hidden_singles(cands, geo.units)
+        if queue is None:
+            return False
+    return True
+
+
+def _propagate(cands: list[int], queue: list[int], peers: tuple[tuple[int, ...], ...]) -> bool:
+    """Remove each fixed digit of `queue` from its peers, fixing the cells left with one."""
+    while queue:
+        c = queue.pop()
+        b = cands[c]
+        for p in peers[c]:
+            mask = cands[p]
+            if mask & b:
+                mask ^= b
+                if not mask:
+                    return False
+                cands[p] = mask
+                if not mask & (mask - 1):
+                    queue.append(p)
+    return True
+
+
+def _hidden_singles(cands: list[int], units: tuple[tuple[int, ...], ...]) -> list[int] | None:
+    """Fix each digit with one place left in a unit: the cells fixed, None on a contradiction."""
+    fixed_now: list[int] = []
+    for unit in units:
+        once = twice = fixed = 0
+        for c in unit:
+            m = cands[c]
+            twice |= once & m
+            once |= m
+            if not m & (m - 1):
+                fixed |= m
+        if once.bit_count() < len(unit):
+            return None
+        hidden = once & ~twice & ~fixed
+        for c in unit if hidden else ():
+            m = cands[c] & hidden
+            if m:
+                if m & (m - 1):
+                    return None
+                cands[c] = m
+                fixed_now.append(c)
+    return fixed_now
+
+
+# --- uniqueness ------------------------------------------------------------------------------
+
+@cache
+def default_checker(side: int = 9) -> str:
+    """The first checker for `side` that loads, is installed and counts two solutions of an
+    empty 4x4."""
+    probe = Puzzle.empty(Shape(2, 2), "probe")
+    names = LARGE_CHECKERS if side >= LARGE_SIDE else CHECKERS
+    for name in names:
+        try:
+            backend = get_backend(name)
+        except Exception:  # a module not written or a package not installed
+            continue
+        result = backend.solve(probe, limit=2)
+        if result.count == 2 and result.error is None:
+            return name
+    raise GenerateError(f"no uniqueness checker works (tried {', '.join(names)})")
+
+
+def checker(shape: Shape, name: str | None = None) -> Backend:
+    """A complete backend for limit-2 checks: `name`, or the best for `shape` that works here."""
+    name = name or default_checker(shape.side)
+    if backend_class(name).name == "logic":
+        raise GenerateError("the logic backend is not complete: it cannot prove uniqueness")
+    return get_backend(name)
+
+
+def is_unique(puzzle: Puzzle, backend: Backend) -> bool:
+    """Whether `puzzle` has exactly one solution, proved by a limit-2 search."""
+    result = backend.solve(puzzle, limit=2)
+    if result.error is not None:
+        raise GenerateError(f"{backend.label} failed: {result.error}")
+    if result.count >= 2:
+        return False
+    if result.count == 1 and result.complete:
+        return True
+    raise GenerateError(f"{backend.label} could not decide uniqueness ({result.status.name})")
+
+
+# --- removal ---------------------------------------------------------------------------------
+
+def removal_steps(shape: Shape, rng: random.Random, symmetric: bool) -> list[tuple[int, ...]]:
+    """Cells to try removing, in a random order: single cells, or 180-degree pairs."""
+    last = shape.cells - 1
+    if symmetric:
+        steps = [(c, last - c) if c != last - c else (c,) for c in range(shape.cells // 2 + 1)
+                 if c <= last - c]
+    else:
+        steps = [(c,) for c in range(shape.cells)]
+    rng.shuffle(steps)
+    return steps
+
+
+def remove_clues(shape: Shape, solution: Grid, steps: Sequence[tuple[int, ...]],
+                 backend: Backend, target: int | None = None,
+                 progress: Progress | None = None) -> tuple[Grid, bool, int]:
+    """Remove clues step by step while the solution stays unique, down to `target` givens
+    (a symmetric pair may take it to one below).
+
+    Returns (cells, whether the whole pass ran, checks run)."""
+    cells = list(solution)
+    givens, checks = len(cells), 0
+    for done, step in enumerate(steps):
+        if target is not None and givens <= target:
+            return tuple(cells), False, checks
+        if progress is not None:
+            progress(done, len(steps), givens)
+        for c in step:
+            cells[c] = 0
+        checks += 1
+        if is_unique(Puzzle(shape, tuple(cells)), backend):
+            givens -= len(step)
+        else:
+            for c in step:
+                cells[c] = solution[c]
+    if progress is not None:
+        progress(len(steps), len(steps), givens)
+    return tuple(cells), True, checks
+
+
+# --- puzzles ---------------------------------------------------------------------------------
+
+def puzzle_seed(seed: int | str, shape: Shape, index: int) -> str:
+    """The seed string of puzzle `index` of a run: each puzzle is reproducible on its own."""
+    return f"{seed}:{shape.box_rows}x{shape.box_cols}:{index}"
+
+
+def generate_one(shape: Shape, seed: int | str, index: int = 0, *, givens: int | None = None,
+                 symmetric: bool = False, backend: Backend | None = None,
+                 progress: Progress | None = None) -> Generated:
+    """Puzzle `index` of seed `seed`: minimal, or stopped at `givens` givens."""
+    if givens is not None and not 0 <= givens <= shape.cells:
+        raise GenerateError(f"--givens must be 0 to {shape.cells} for {shape}, not {givens}")
+    backend = backend or checker(shape)
+    start = time.perf_counter()
+    key = puzzle_seed(seed, shape, index)
+    rng = random.Random(key)
+    solution = fill_grid(shape, rng)
+    steps = removal_steps(shape, rng, symmetric)
+    cells, minimal, checks = remove_clues(shape, solution, steps, backend, givens, progress)
+    puzzle = Puzzle(shape, cells, f"{key}")
+    return Generated(puzzle, solution, key, minimal, checks, time.perf_counter() - start)
+
+
+def generate(shape: Shape, count: int, seed: int | str, *, givens: int | None = None,
+             symmetric: bool = False, backend: Backend | None = None,
+             difficulty: str | None = None, tries: int | None = None,
+             progress: RunProgress | None = None) -> Iterator[Generated]:
+    """`count` puzzles of a seed, made in index order 0, 1, 2 ...
+
+    With `difficulty`, only the puzzles the rater puts in that class are kept, out of at most
+    `tries` made (100 per puzzle asked by default); running out raises GenerateError."""
+    backend = backend or checker(shape)
+    if difficulty is not None:
+        from sudokucp.rating import CLASSES, rate
+
+        if difficulty not in CLASSES:
+            raise GenerateError(f"unknown class {difficulty!r}; classes: {', '.join(CLASSES)}")
+    tries = tries or 100 * count
+    kept = 0
+    for index in range(tries if difficulty else count):
+        step = None if progress is None else partial(progress, index)
+        made = generate_one(shape, seed, index, givens=givens, symmetric=symmetric,
+                            backend=backend, progress=step)
+        if difficulty is None or rate(made.puzzle).klass == difficulty:
+            kept += 1
+            yield made
+        if kept == count:
+            return
+    raise GenerateError(f"only {kept} of {count} {difficulty} puzzles among {tries} made; "
+                        f"raise --tries, or change --givens")
+
+
+def command_line(shape: Shape, count: int, seed: int | str, *, givens: int | None = None,
+                 symmetric: bool = False, difficulty: str | None = None,
+                 tries: int | None = None) -> str:
+    """The command that makes exactly these puzzles again."""
+    words = ["sudoku-cp generate", f"--shape {shape}", f"--count {count}", f"--seed {seed}",
+             f"--givens {givens}" if givens is not None else "--minimal",
+             "--symmetric" if symmetric else "",
+             f"--difficulty {difficulty}" if difficulty else "",
+             f"--tries {tries}" if difficulty and tries else ""]
+    if shape != Shape.for_side(shape.side):
+        words[1] = f"--shape 'box {shape.box_rows}x{shape.box_cols}'"
+    return " ".join(w for w in words if w)
+
+
+def header(shape: Shape, count: int, seed: int | str, backend: Backend, *,
+           givens: int | None = None, symmetric: bool = False, difficulty: str | None = None,
+           tries: int | None = None) -> list[str]:
+    """Comment lines that open a generated file: the command, the seed, how clues were removed."""
+    removal = (f"clues removed in random order down to {givens} givens (not minimal)"
+               if givens is not None else "minimal: every clue tried once, none can be removed")
+    if symmetric:
+        removal += "; cells removed in 180-degree symmetric pairs"
+    command = command_line(shape, count, seed, givens=givens, symmetric=symmetric,
+                           difficulty=difficulty, tries=tries)
+    lines = [f"# {command}",
+             f"# {shape} ({shape.box_rows}x{shape.box_cols} boxes), seed {seed}; puzzle i uses "
+             f"random.Random('{puzzle_seed(seed, shape, 0)[:-1]}i')",
+             f"# {removal}; unique: checked by {backend.label} at limit 2"]
+    if difficulty:
+        lines.append(f"# kept only the puzzles `sudoku-cp rate` classes {difficulty}")
+    return lines
