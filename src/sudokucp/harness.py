@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sudokucp.backends import BACKENDS, backend_class, from_spec, parse_spec
+from sudokucp.backends import BACKENDS, backend_class, from_spec
 from sudokucp.backends.base import Backend
 from sudokucp.check import explain, is_solution
 from sudokucp.formats import read_puzzles
@@ -72,7 +72,6 @@ def resolve(specs: Iterable[str]) -> list[Contender]:
                 (installed_backends() if spec.strip().lower() == "all" else [spec])]
     contenders: dict[str, Contender] = {}
     for spec in expanded:
-        parse_spec(spec)
         contender = Contender.from_backend(from_spec(spec))
         contenders.setdefault(contender.label, contender)
     return list(contenders.values())
