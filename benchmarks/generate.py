@@ -1,6 +1,6 @@
 """Generator benchmark: what minimal puzzles cost per shape, and which uniqueness checker to use.
 
-    python benchmarks/generate.py [--count 100] [--seed bench] [--skip-25] [--out reports/generate.md]
+    python benchmarks/generate.py [--count 100] [--seed bench] [--skip-25] [--out FILE.md]
 
 (a) `--count` minimal 9x9 puzzles with the default checker: median, p90 and max per puzzle, total;
 (b) 12x12 and 16x16: one minimal puzzle each with every complete checker worth trying (the hybrid,
