@@ -69,13 +69,12 @@ def encode(shape: Shape, kind: str) -> Encoding:
 
 def kill_table(shape: Shape, var: np.ndarray) -> np.ndarray:
     """For each variable (cell, d): the other digits of the cell and d in every peer."""
-    n, peers = shape.side, geometry(shape).peers
-    kills = np.zeros((n ** 3 + 1, n - 1 + len(peers[0])), dtype=np.int64)
-    for cell in range(n * n):
-        for d in range(n):
-            others = np.delete(var[cell], d)
-            kills[var[cell, d]] = np.concatenate([others, var[list(peers[cell]), d]])
-    return kills
+    n = shape.side
+    other_digits = np.array([[e for e in range(n) if e != d] for d in range(n)])
+    same_cell = var[:, other_digits]  # (cells, n, n - 1)
+    same_digit = var[np.array(geometry(shape).peers)].transpose(0, 2, 1)  # (cells, n, peers)
+    kills = np.concatenate([same_cell, same_digit], axis=-1).reshape(n ** 3, -1)
+    return np.vstack([np.zeros((1, kills.shape[1]), dtype=kills.dtype), kills])
 
 
 @dataclass
@@ -126,7 +125,7 @@ def shorten(longs: np.ndarray, state: np.ndarray, renumber: np.ndarray) -> Claus
 
 def decode(model: list[int], simple: Simplified, cells: Grid, n: int) -> Grid:
     """The grid of a PicoSAT model: givens plus the digit whose variable is true in each cell."""
-    values = np.array(model)
+    values = np.array(model, dtype=np.int64)
     chosen = simple.free[values[values > 0] - 1] - 1
     grid = np.array(cells)
     grid[chosen // n] = chosen % n + 1
@@ -146,16 +145,20 @@ class Chunks:
 
     def solve(self, clauses: Clauses, variables: int) -> list[int] | str:
         """A model, 'UNSAT', or 'UNKNOWN' when the deadline passed first."""
-        while (left := self.deadline - time.perf_counter()) > 0:
+        while self.deadline > time.perf_counter():
             start = time.perf_counter()
             answer = self.pycosat.solve(clauses, vars=variables, prop_limit=self.budget)
             self.count += 1
             if answer != "UNKNOWN":
                 return answer
-            rate = self.budget / max(time.perf_counter() - start, 1e-6)
-            left = self.deadline - time.perf_counter()
-            self.budget = int(min(2 * self.budget, max(rate * left * 1.05, 1)))
+            self.grow(time.perf_counter() - start)
         return "UNKNOWN"
+
+    def grow(self, seconds: float) -> None:
+        """Double the budget, or less when the time left would not cover it at the rate seen."""
+        rate = self.budget / max(seconds, 1e-6)
+        left = self.deadline - time.perf_counter()
+        self.budget = int(min(2 * self.budget, max(rate * left, 1)))
 
 
 class PycoSAT(Backend):
@@ -218,14 +221,16 @@ class PycoSAT(Backend):
         if not variables:
             return [[]], True
         models: list[list[int]] = []
-        while True:
+        while time.perf_counter() < chunks.deadline:
             clauses = simple.clauses + [block(m) for m in models]
             if limit != 1:
+                start = time.perf_counter()
                 for model in pycosat.itersolve(clauses, vars=variables, prop_limit=chunks.budget):
                     models.append(model)
+                    clauses.append(block(model))
                     if len(models) == limit:
                         return models, False
-                clauses = simple.clauses + [block(m) for m in models]
+                chunks.grow(time.perf_counter() - start)
             answer = chunks.solve(clauses, variables)
             if answer == "UNSAT":
                 return models, True
@@ -234,3 +239,4 @@ class PycoSAT(Backend):
             models.append(answer)
             if len(models) == limit:
                 return models, False
+        return models, False
