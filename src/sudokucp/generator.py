@@ -295,7 +295,7 @@ def generate(shape: Shape, count: int, seed: int | str, *, givens: int | None = 
         step = None if progress is None else partial(progress, index)
         made = generate_one(shape, seed, index, givens=givens, symmetric=symmetric,
                             backend=backend, progress=step)
-        if difficulty is None or rate(made.puzzle).klass == difficulty:
+        if difficulty is None or rate(made.puzzle, guesses=False).klass == difficulty:
             kept += 1
             yield made
         if kept == count:
@@ -333,5 +333,5 @@ def header(shape: Shape, count: int, seed: int | str, backend: Backend, *,
              f"random.Random('{puzzle_seed(seed, shape, 0)[:-1]}i')",
              f"# {removal}; unique: checked by {backend.label} at limit 2"]
     if difficulty:
-        lines.append(f"# kept only the puzzles `sudoku-cp rate` classes {difficulty}")
+        lines.append(f"# kept only the puzzles `sudoku-cp rate` puts in class {difficulty}")
     return lines

@@ -16,9 +16,9 @@ easiest first, as QQWing tries them); only when they get stuck does it run every
 counts are then the ones reported. Because every technique only removes candidates, a puzzle the
 six cannot finish needs one of the others (or a guess) on any path: the class is expert exactly
 when QQWing would have guessed, whatever order our engine tries techniques in. The hybrid's
-guesses are counted with the same six techniques at its root, so on a puzzle with a solution,
-guesses > 0 exactly when the class is expert, as in QQWing. QQWing rates 9x9 only; the rules
-apply to any shape.
+guesses are counted with the same six techniques at its root: an expert puzzle always makes it
+guess, as QQWing would, and a hybrid whose root reaches the logic engine's fixpoint guesses on no
+other. QQWing rates 9x9 only; the rules apply to any shape.
 """
 
 from __future__ import annotations
