@@ -23,7 +23,6 @@ from sudokucp.backends.base import Backend, SearchOutcome
 from sudokucp.backends.logic import LEVELS, TECHNIQUES, Board, Tables, resolve_techniques, tables
 from sudokucp.puzzle import Grid, Puzzle
 
-CHECK_EVERY = 64  # guesses between two looks at the clock (a 25x25 node costs about a millisecond)
 SINGLES = tuple(LEVELS["singles"])
 
 Tally = list[int]  # [naked singles, hidden singles] placed by settle
@@ -105,28 +104,81 @@ def settle(t: Tables, cand: list[int], vals: list[int], up: list[int],
     return left
 
 
+def locked(t: Tables, cand: list[int], todo: list[tuple[int, int]], counts: dict[str, int]) -> bool:
+    """Pointing and claiming in one sweep over the box-line crossings; False on a contradiction.
+
+    A digit found in one crossing only among those of a box (of a line) leaves the rest of the line
+    (of the box). Eliminations made from a sweep that went stale stay sound: candidates only shrink.
+    Cells left with one candidate are queued in `todo`."""
+    crossings = t.crossings
+    seen = []
+    for inter, _, _ in crossings:
+        m = 0
+        for c in inter:
+            m |= cand[c]
+        seen.append(m)
+    for name, groups, rest in (("pointing", t.box_groups, 2), ("claiming", t.line_groups, 1)):
+        found = 0
+        for group in groups:
+            once = twice = 0
+            for k in group:
+                m = seen[k]
+                twice |= once & m
+                once |= m
+            lone = once & ~twice
+            if not lone:
+                continue
+            for k in group:
+                digits = seen[k] & lone
+                if not digits:
+                    continue
+                removed = 0
+                for c in crossings[k][rest]:
+                    m = cand[c]
+                    if m & digits:
+                        removed |= m & digits
+                        m &= ~digits
+                        if not m:
+                            return False
+                        cand[c] = m
+                        if not m & (m - 1):
+                            todo.append((c, m))
+                found += removed.bit_count()  # one pattern per crossing and digit
+        counts[name] += found
+    return True
+
+
 def propagate(b: Board, todo: list[tuple[int, int]], extra: Sequence[str], tally: Tally,
               counts: dict[str, int]) -> bool:
-    """Singles, then the `extra` techniques easiest first, the singles again after each success."""
+    """Singles, then the `extra` techniques easiest first, the singles again after each success.
+
+    Pointing and claiming, when both are asked for, run together as one fast sweep (`locked`)."""
     t, cand = b.t, b.cand
-    b.open = settle(t, cand, b.vals, b.up, todo, b.open, tally)
-    if b.open < 0:
-        return False
-    i = 0
-    while i < len(extra) and b.open:
-        step = TECHNIQUES[extra[i]](b)
-        if step is False:
-            return False
-        if not step.eliminated:
-            i += 1
-            continue
-        counts[extra[i]] += 1
-        i = 0
-        todo = [(c, cand[c]) for c, _ in step.eliminated if not cand[c] & (cand[c] - 1)]
+    sweep = "pointing" in extra and "claiming" in extra
+    if sweep:
+        extra = [name for name in extra if name not in ("pointing", "claiming")]
+    while True:
         b.open = settle(t, cand, b.vals, b.up, todo, b.open, tally)
         if b.open < 0:
             return False
-    return True
+        if not b.open:
+            return True
+        if sweep:
+            before = counts["pointing"] + counts["claiming"]
+            if not locked(t, cand, todo, counts):
+                return False
+            if todo or counts["pointing"] + counts["claiming"] != before:
+                continue
+        for name in extra:
+            step = TECHNIQUES[name](b)
+            if step is False:
+                return False
+            if step.eliminated:
+                counts[name] += 1
+                todo = [(c, cand[c]) for c, _ in step.eliminated if not cand[c] & (cand[c] - 1)]
+                break
+        else:
+            return True
 
 
 def fewest(cand: list[int]) -> int:
@@ -140,6 +192,43 @@ def fewest(cand: list[int]) -> int:
                 if k == 2:
                     break
     return best
+
+
+def branches(t: Tables, cand: list[int], up: list[int]) -> list[tuple[int, int]]:
+    """The (cell, bit) alternatives to try, last first: the digits of the open cell with the fewest
+    candidates or, when that is three or more, the places of a digit that has fewer places left in
+    some unit (Knuth's rule for exact cover: the smallest constraint, cell or unit-digit)."""
+    cell = fewest(cand)
+    m = cand[cell]
+    low = m.bit_count()
+    if low > 2:
+        full, best = t.full, None
+        for u, unit in enumerate(t.units):
+            if up[u] == full:
+                continue
+            c1 = c2 = c3 = c4 = 0  # digits with at least 1, 2, 3, 4 places in the unit
+            for c in unit:
+                x = cand[c]
+                c4 |= c3 & x
+                c3 |= c2 & x
+                c2 |= c1 & x
+                c1 |= x
+            if c2 & ~c3:
+                best = (unit, c2 & ~c3)
+                break
+            if low > 3 and best is None and c3 & ~c4:
+                best = (unit, c3 & ~c4)
+        if best:
+            unit, digits = best
+            bit = digits & -digits
+            return [(c, bit) for c in reversed(unit) if cand[c] & bit]
+    out = []
+    while m:
+        bit = m & -m
+        m ^= bit
+        out.append((cell, bit))
+    out.reverse()
+    return out
 
 
 def _root(puzzle: Puzzle, t: Tables) -> tuple[Board, list[tuple[int, int]]]:
@@ -191,19 +280,17 @@ class Hybrid(Backend):
         """Depth-first over copies of the board; True when the tree was exhausted."""
         t, nodes = root.t, self.nodes
         guesses = backtracks = 0
-        cell = fewest(root.cand)
-        stack = [(root, cell, root.cand[cell])]
+        stack = [(root, branches(t, root.cand, root.up))]
         try:
             while stack:
-                b, cell, rest = stack.pop()
-                bit = rest & -rest
-                rest ^= bit
-                if rest:
-                    stack.append((b, cell, rest))
+                b, alternatives = stack[-1]
+                cell, bit = alternatives.pop()
+                if alternatives:
                     b = Board(t, b.cand[:], b.vals[:], b.up[:], b.open)
+                else:
+                    stack.pop()  # the last alternative takes the board itself
                 guesses += 1
-                if (deadline is not None and not guesses % CHECK_EVERY
-                        and time.perf_counter() > deadline):
+                if deadline is not None and time.perf_counter() > deadline:
                     return False
                 if nodes:
                     alive = propagate(b, [(cell, bit)], nodes, tally, counts)
@@ -217,8 +304,7 @@ class Hybrid(Backend):
                     if len(solutions) == limit:
                         return False
                 else:
-                    nxt = fewest(b.cand)
-                    stack.append((b, nxt, b.cand[nxt]))
+                    stack.append((b, branches(t, b.cand, b.up)))
             return True
         finally:
             stats["guesses"], stats["backtracks"] = guesses, backtracks

@@ -38,22 +38,29 @@ class Tables:
     crossings: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
     # (box ∩ line, box − line, line − box) for every box and every row or column crossing it
     unit_bits: tuple[int, ...]  # per cell, bit u set for each of its three units
+    box_groups: tuple[tuple[int, ...], ...]  # crossings of a box with its rows, with its columns
+    line_groups: tuple[tuple[int, ...], ...]  # crossings of a row or a column with the boxes
 
 
 @cache
 def tables(shape: Shape) -> Tables:
     """The tables of `shape`, computed once."""
     g, n = geometry(shape), shape.side
-    crossings = []
+    crossings, box_groups, line_groups = [], [], [[] for _ in range(2 * n)]
     for box in g.units[2 * n:]:
         in_box = set(box)
-        for line in g.units[:2 * n]:
+        groups: tuple[list[int], list[int]] = ([], [])
+        for u, line in enumerate(g.units[:2 * n]):
             inter = tuple(c for c in line if c in in_box)
             if inter:
+                groups[u // n].append(len(crossings))
+                line_groups[u].append(len(crossings))
                 crossings.append((inter, tuple(c for c in box if c not in inter),
                                   tuple(c for c in line if c not in in_box)))
+        box_groups += [tuple(group) for group in groups]
     unit_bits = tuple(sum(1 << u for u in cu) for cu in g.cell_units)
-    return Tables(n, (1 << n) - 1, g.units, g.cell_units, g.peers, tuple(crossings), unit_bits)
+    return Tables(n, (1 << n) - 1, g.units, g.cell_units, g.peers, tuple(crossings), unit_bits,
+                  tuple(box_groups), tuple(tuple(group) for group in line_groups))
 
 
 @dataclass(eq=False)
@@ -398,10 +405,10 @@ def fixpoint(b: Board, names: Sequence[str], counts: dict[str, int],
         if step.placed or step.eliminated:
             counts[name] = counts.get(name, 0) + (len(step.placed) if placing else 1)
             i = 0
-            if deadline is not None and time.perf_counter() > deadline:
-                return True
         else:
             i += 1
+        if deadline is not None and time.perf_counter() > deadline:
+            return True
     return True
 
 
