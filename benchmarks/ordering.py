@@ -177,9 +177,13 @@ def main(argv: list[str] | None = None) -> int:
     log(f"royle17: {len(grids)} grids, sample of {len(sample)}")
 
     full = run("mrv", grids, args.limit, None, log)
+    options = ", ".join(f"{k}={v}" for k, v in from_spec("mrv").options.items())
     out += ["## (a) `mrv` (dynamic order, the default) on royle17.txt", "",
-            f"Every grid, no time-out. Over 1 s: {sum(1 for x in full.wall if x > 1.0)} "
-            f"(target: none).", "", *all_royle(full), ""]
+            f"Every grid, no time-out; options {options}: at every node the empty cell with "
+            "the fewest candidates, or a digit with a single place left in a unit when no cell "
+            "has fewer than two (a dead end when a digit has no place). Part (b) has the "
+            "cells-only variant. Over 1 s: "
+            f"{sum(1 for x in full.wall if x > 1.0)} (target: none).", "", *all_royle(full), ""]
 
     sample_runs = [run(spec, sample, args.limit, args.timeout, log) for spec, _ in SAMPLE_SPECS]
     out += [f"## (b) Orders on {len(sample)} random royle17 grids (seed {args.seed}), "
