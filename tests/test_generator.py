@@ -141,10 +141,16 @@ def test_every_set_records_its_command_and_seed():
         assert len(puzzles) == int(words[words.index("--count") + 1])
 
 
-@pytest.mark.parametrize("stem", ["4x4", "6x6", "9x9-easy", "9x9-expert"])
+@pytest.mark.parametrize("stem", ["4x4", "6x6", "9x9-easy", "9x9-expert", "12x12"])
 def test_small_sets_are_unique(stem):
     for puzzle in load_puzzles(GENERATED / f"{stem}.txt"):
         assert count_solutions(puzzle, "mrv") == 1
+
+
+@pytest.mark.skipif(not MODELS, reason="neither sat nor cpsat is installed")
+def test_the_16x16_set_is_unique():
+    for puzzle in load_puzzles(GENERATED / "16x16.txt"):
+        assert count_solutions(puzzle, MODELS[0]) == 1
 
 
 @pytest.mark.parametrize("stem", ["4x4", "6x6", "9x9-simple", "12x12"])
