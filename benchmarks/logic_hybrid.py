@@ -83,16 +83,20 @@ def logic_table(puzzles: list[Puzzle], log) -> list[str]:
     return lines
 
 
-def run_hybrid(puzzles: list[Puzzle], timeout: float | None, log, label: str) -> dict:
+def run_hybrid(puzzles: list[Puzzle], timeout: float | None, log, label: str,
+               **options: str) -> dict:
     """Solve each puzzle (limit 1); wall and CPU seconds, guesses, statuses."""
-    hybrid = get_backend("hybrid")
+    hybrid = get_backend("hybrid", **options)
     wall, cpu, guesses, statuses, rows = [], [], [], Counter(), []
+    split = [0.0, 0.0]
     for p in puzzles:
         start = time.process_time()
         r = hybrid.solve(p, limit=1, time_limit=timeout)
         cpu.append(time.process_time() - start)
         wall.append(r.seconds)
         guesses.append(r.stats.get("guesses", 0))
+        split[0] += r.stats.get("logic_s", 0.0)
+        split[1] += r.stats.get("search_s", 0.0)
         status = r.status.value
         if r.solutions and not is_solution(p, r.solution):
             status = "wrong"
@@ -102,7 +106,8 @@ def run_hybrid(puzzles: list[Puzzle], timeout: float | None, log, label: str) ->
         f"max {ms(max(wall))} ms")
     if statuses["wrong"] or statuses["error"]:
         raise SystemExit(f"hybrid {label}: {dict(statuses)}")
-    return {"wall": wall, "cpu": cpu, "guesses": guesses, "statuses": statuses, "rows": rows}
+    return {"wall": wall, "cpu": cpu, "guesses": guesses, "statuses": statuses, "rows": rows,
+            "logic": split[0] / len(puzzles), "search": split[1] / len(puzzles)}
 
 
 def summary_row(label: str, res: dict) -> str:
@@ -111,7 +116,8 @@ def summary_row(label: str, res: dict) -> str:
     no_guess = sum(1 for x in g if not x)
     return (f"| {label} | {solved} / {len(w)} | {ms(statistics.median(w))} | {ms(pct(w, 0.9))} | "
             f"{ms(max(w))} | {ms(statistics.median(c))} | {ms(pct(c, 0.9))} | {ms(max(c))} | "
-            f"{statistics.fmean(g):.1f} | {100 * no_guess / len(g):.1f}% |")
+            f"{statistics.fmean(g):.1f} | {100 * no_guess / len(g):.1f}% | {ms(res['logic'])} | "
+            f"{ms(res['search'])} |")
 
 
 def machine() -> list[str]:
@@ -169,13 +175,21 @@ def main(argv: list[str] | None = None) -> int:
         if (args.puzzles / name).exists():
             extra[name] = run_hybrid(load(name), 10.0, log, name)
     header = ["| set | solved | median ms | p90 ms | max ms | CPU median ms | CPU p90 ms | "
-              "CPU max ms | mean guesses | no guess |", "|---|---:|" + "---:|" * 8]
+              "CPU max ms | mean guesses | no guess | mean logic ms | mean search ms |",
+              "|---|---:|" + "---:|" * 10]
     defaults = ", ".join(f"{k}={v}" for k, v in get_backend("hybrid").options.items())
     out += ["## (b) Hybrid per puzzle, 9x9", "",
             f"Backend `hybrid` with its defaults ({defaults}), limit 1, one process, solutions "
             "verified.", "", *header,
             summary_row("royle17.txt", res_royle), summary_row("top95.txt", res_top)]
     out += [summary_row(name + " (10 s time-out)", res) for name, res in extra.items()]
+    variants = [("singles", "singles"), ("locked", "singles"), ("subsets", "singles"),
+                ("fish", "singles"), ("locked", "locked"), ("subsets", "locked")]
+    out += ["", "Root and node techniques compared on top95.txt:", "", *header]
+    for root, nodes in variants:
+        res = run_hybrid(top95, None, log, f"top95 {root}/{nodes}", techniques=root,
+                         node_techniques=nodes)
+        out.append(summary_row(f"techniques={root}, node_techniques={nodes}", res))
     floors = [("royle17 median <= 1 ms", statistics.median(res_royle["wall"]) <= 0.001),
               ("royle17 max <= 200 ms", max(res_royle["wall"]) <= 0.2),
               ("top95 median <= 10 ms", statistics.median(res_top["wall"]) <= 0.01)]

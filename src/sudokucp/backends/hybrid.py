@@ -1,17 +1,23 @@
 """The seeds' combination done well: logic to a fixpoint, then MRV search, propagating at each node.
 
 The board is the logic engine's (candidate bitmasks per cell, 0 once placed; digits placed; digits
-placed per unit). The singles run here in one tight loop, `settle`: a queue of (cell, digit bit) to
-place, each placement removing its digit from the peers (a peer left with one candidate joins the
-queue), then a round of the units for hidden singles, until a whole round finds nothing. Harder
-techniques, when asked for, come from the logic engine after the singles, easiest first, and the
-singles settle again after each of their successes. The search takes the open cell with the fewest
-candidates, tries its digits in ascending order on a copy of the three flat lists (the last digit
-reuses them), and keeps an explicit stack, so deep 25x25 searches need no recursion.
+placed per unit), three flat lists. The singles run here in one tight loop, `settle`: a queue of
+(cell, digit bit) to place, each placement removing its digit from the peers (a peer left with one
+candidate joins the queue), then the units where some cell lost a candidate are searched for
+hidden singles, until the queue and those units are empty. Pointing and claiming run as one sweep
+over the box-line crossings (`locked`); the other techniques come from the logic engine. After any
+success the singles settle again, then the easiest technique is retried first.
 
-Stats: guesses = digits tried at branch points, backtracks = guesses refuted by propagation,
-per-technique counts (root and nodes together), logic_s = time of the root fixpoint, search_s = the
-rest.
+The search branches on the smallest choice, as Knuth's exact-cover rule does: the open cell with
+the fewest candidates or, when that is three or more, a digit with only two (or three) places left
+in a unit. Each alternative but the last runs on a copy of the three lists; an explicit stack
+keeps deep 25x25 searches free of recursion. Every deduction holds in every solution, so counts
+with limit 2 or 0 are exact.
+
+Stats: guesses = alternatives tried at branch points, backtracks = guesses refuted by propagation,
+per-technique counts (root and nodes together: naked_single and hidden_single count digits placed,
+the others patterns), root_filled = cells filled by the root fixpoint, logic_s = time of the root
+fixpoint, search_s = the rest.
 """
 
 from __future__ import annotations
