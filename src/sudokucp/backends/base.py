@@ -11,6 +11,7 @@ from sudokucp.puzzle import Grid, Puzzle
 from sudokucp.result import Result, Status
 
 SearchOutcome = tuple[list[Grid], bool, dict[str, float]]  # solutions, complete, stats
+TIMED_OUT = "timed_out"  # stats key a backend sets when its own time limit stopped it
 
 
 class OptionError(ValueError):
@@ -101,18 +102,18 @@ class Backend(abc.ABC):
                           seconds=time.perf_counter() - start,
                           error=f"{type(err).__name__}: {err}")
         seconds = time.perf_counter() - start
-        status = self._status(solutions, complete, limit, deadline)
+        status = self._status(solutions, complete, limit, deadline, bool(stats.get(TIMED_OUT)))
         return Result(self.label, puzzle.name, status, tuple(tuple(s) for s in solutions),
                       complete, seconds, stats)
 
     @staticmethod
-    def _status(solutions: list[Grid], complete: bool, limit: int,
-                deadline: float | None) -> Status:
+    def _status(solutions: list[Grid], complete: bool, limit: int, deadline: float | None,
+                timed_out: bool) -> Status:
         if complete:
             return Status.SOLVED if solutions else Status.UNSAT
         if limit and len(solutions) >= limit:
             return Status.SOLVED
-        if deadline is not None and time.perf_counter() >= deadline:
+        if timed_out or (deadline is not None and time.perf_counter() >= deadline):
             return Status.TIMEOUT
         return Status.UNKNOWN
 
