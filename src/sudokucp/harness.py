@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sudokucp.backends import BACKENDS, backend_class, from_spec
+from sudokucp.backends import available_backends, from_spec
 from sudokucp.backends.base import Backend
 from sudokucp.check import explain, is_solution
 from sudokucp.formats import read_puzzles
@@ -69,24 +69,12 @@ def resolve(specs: Iterable[str]) -> list[Contender]:
     """Contenders from specs such as 'mrv:order=static'; 'all' means every available backend."""
     register_extra_backends()
     expanded = [name for spec in specs for name in
-                (installed_backends() if spec.strip().lower() == "all" else [spec])]
+                (available_backends() if spec.strip().lower() == "all" else [spec])]
     contenders: dict[str, Contender] = {}
     for spec in expanded:
         contender = Contender.from_backend(from_spec(spec))
         contenders.setdefault(contender.label, contender)
     return list(contenders.values())
-
-
-def installed_backends() -> list[str]:
-    """Registry names whose module loads and whose package imports here."""
-    names = []
-    for name in BACKENDS:
-        try:
-            if backend_class(name).available():
-                names.append(name)
-        except ImportError:
-            continue
-    return names
 
 
 def load_dataset(path: str | Path, max_puzzles: int | None = None) -> Dataset:

@@ -83,8 +83,15 @@ def from_spec(spec: str) -> Backend:
 
 
 def available_backends() -> list[str]:
-    """Names of the backends whose packages import here."""
-    return [name for name in BACKENDS if backend_class(name).available()]
+    """Names of the backends whose module loads and whose package imports here."""
+    names = []
+    for name in BACKENDS:
+        try:
+            if backend_class(name).available():
+                names.append(name)
+        except ImportError:
+            continue
+    return names
 
 
 __all__ = ["BACKENDS", "ALIASES", "Backend", "BackendUnavailable", "OptionError",
