@@ -277,10 +277,11 @@ def run_bench(args: argparse.Namespace) -> int:
 
 # --- generate --------------------------------------------------------------------------------
 
-GENERATE_COST = ("Cost of one minimal puzzle on 2 cores (benchmarks/generate.py): 4x4 to 9x9 well "
-                 "under a second; 12x12 about a second; 16x16 tens of seconds; 25x25 several "
-                 "minutes (checked by the sat backend; other checkers can take hours). --givens "
-                 "stops early and is much faster on large shapes.")
+GENERATE_COST = ("What one minimal puzzle costs (reports/generate.md, a shared 2-core machine): "
+                 "9x9 about 0.1 s; 12x12 about 1 s; 16x16 about 5 s with the sat checker "
+                 "(about a minute with the hybrid); 25x25 several minutes to half an hour with "
+                 "sat (hours with the others). Progress shows on a terminal. --givens stops early "
+                 "and is far cheaper on large shapes.")
 
 
 def _add_generate(sub: argparse._SubParsersAction) -> None:

@@ -67,9 +67,8 @@ def _try_fill(shape: Shape, rng: random.Random, budget: int) -> Grid | None:
     n, geo = shape.side, geometry(shape)
     rank = list(range(shape.cells))
     rng.shuffle(rank)  # tie-break among cells with as few candidates
-    stack = [((1 << n) - 1) for _ in range(shape.cells)]
-    frames: list[tuple[list[int], int, list[int]]] = []
-    cands = stack
+    cands: list[int] | None = [(1 << n) - 1] * shape.cells
+    frames: list[tuple[list[int], int, list[int]]] = []  # (state, cell, digits left to try)
     for _ in range(budget):
         cell = _pick(cands, rank)
         if cell < 0:
