@@ -278,10 +278,10 @@ def run_bench(args: argparse.Namespace) -> int:
 # --- generate --------------------------------------------------------------------------------
 
 GENERATE_COST = ("What one minimal puzzle costs (reports/generate.md, a shared 2-core machine): "
-                 "9x9 about 0.1 s; 12x12 about 1 s; 16x16 about 5 s with the sat checker "
-                 "(about a minute with the hybrid); 25x25 several minutes to half an hour with "
-                 "sat (hours with the others). Progress shows on a terminal. --givens stops early "
-                 "and is far cheaper on large shapes.")
+                 "9x9 a few hundredths of a second; 12x12 well under a second; 16x16 1 to 5 s "
+                 "with the sat checker (10 to 50 s with the hybrid); 25x25 from a few minutes to "
+                 "over half an hour with sat. Progress shows on a terminal. --givens stops early "
+                 "and is far cheaper on large shapes (25x25 at 375 givens: about a second).")
 
 
 def _add_generate(sub: argparse._SubParsersAction) -> None:
