@@ -67,8 +67,6 @@ def test_class_agrees_with_the_techniques_reported():
 
 
 @pytest.mark.skipif(not HYBRID, reason="the hybrid backend is not available")
-@pytest.mark.xfail(reason="the hybrid's root fixpoint can miss a hidden single that an "
-                          "elimination (pointing, claiming, pairs) creates, then guesses")
 def test_the_hybrid_guesses_only_on_expert_puzzles():
     for r in all_ratings():
         assert (r.guesses > 0) == (r.klass == "expert"), r

@@ -35,14 +35,15 @@ Tally = list[int]  # [naked singles, hidden singles] placed by settle
 
 
 def settle(t: Tables, cand: list[int], vals: list[int], up: list[int],
-           todo: list[tuple[int, int]], left: int, tally: Tally) -> int:
+           todo: list[tuple[int, int]], left: int, tally: Tally, dirty: int = 0) -> int:
     """Place the queued (cell, bit) and every naked and hidden single that follows.
 
     Returns the number of open cells left, or -1 on a contradiction (a cell without candidates, a
     digit without a place in a unit, two digits wanting the same cell). Only the units where a cell
-    lost candidates (bits of `dirty`) are searched for hidden singles."""
+    lost candidates (bits of `dirty`, which may start with the units an elimination touched) are
+    searched for hidden singles."""
     peers, cell_units, units, full, unit_bits = t.peers, t.cell_units, t.units, t.full, t.unit_bits
-    naked = hidden = dirty = 0
+    naked = hidden = 0
     while True:
         while todo:
             c, bit = todo.pop()
@@ -110,13 +111,17 @@ def settle(t: Tables, cand: list[int], vals: list[int], up: list[int],
     return left
 
 
-def locked(t: Tables, cand: list[int], todo: list[tuple[int, int]], counts: dict[str, int]) -> bool:
-    """Pointing and claiming in one sweep over the box-line crossings; False on a contradiction.
+def locked(t: Tables, cand: list[int], todo: list[tuple[int, int]], counts: dict[str, int]) -> int:
+    """Pointing and claiming in one sweep over the box-line crossings.
+
+    Returns the units (bits, as in Tables.unit_bits) of the cells that lost candidates, -1 on a
+    contradiction.
 
     A digit found in one crossing only among those of a box (of a line) leaves the rest of the line
     (of the box). Eliminations made from a sweep that went stale stay sound: candidates only shrink.
     Cells left with one candidate are queued in `todo`."""
-    crossings = t.crossings
+    crossings, unit_bits = t.crossings, t.unit_bits
+    dirty = 0
     seen = []
     for inter, _, _ in crossings:
         m = 0
@@ -145,13 +150,14 @@ def locked(t: Tables, cand: list[int], todo: list[tuple[int, int]], counts: dict
                         removed |= m & digits
                         m &= ~digits
                         if not m:
-                            return False
+                            return -1
                         cand[c] = m
+                        dirty |= unit_bits[c]
                         if not m & (m - 1):
                             todo.append((c, m))
                 found += removed.bit_count()  # one pattern per crossing and digit
         counts[name] += found
-    return True
+    return dirty
 
 
 def propagate(b: Board, todo: list[tuple[int, int]], extra: Sequence[str], tally: Tally,
@@ -163,17 +169,18 @@ def propagate(b: Board, todo: list[tuple[int, int]], extra: Sequence[str], tally
     sweep = "pointing" in extra and "claiming" in extra
     if sweep:
         extra = [name for name in extra if name not in ("pointing", "claiming")]
+    dirty = 0  # units where an elimination removed candidates: settle looks there for singles
     while True:
-        b.open = settle(t, cand, b.vals, b.up, todo, b.open, tally)
+        b.open = settle(t, cand, b.vals, b.up, todo, b.open, tally, dirty)
         if b.open < 0:
             return False
         if not b.open:
             return True
         if sweep:
-            before = counts["pointing"] + counts["claiming"]
-            if not locked(t, cand, todo, counts):
+            dirty = locked(t, cand, todo, counts)
+            if dirty < 0:
                 return False
-            if todo or counts["pointing"] + counts["claiming"] != before:
+            if todo or dirty:
                 continue
         for name in extra:
             step = TECHNIQUES[name](b)
@@ -182,6 +189,9 @@ def propagate(b: Board, todo: list[tuple[int, int]], extra: Sequence[str], tally
             if step.eliminated:
                 counts[name] += 1
                 todo = [(c, cand[c]) for c, _ in step.eliminated if not cand[c] & (cand[c] - 1)]
+                dirty = 0
+                for c, _ in step.eliminated:
+                    dirty |= t.unit_bits[c]
                 break
         else:
             return True
