@@ -26,6 +26,7 @@ from pathlib import Path
 from sudokucp.backends import available_backends, get_backend
 from sudokucp.generator import Generated, checker, generate, generate_one
 from sudokucp.puzzle import Shape
+from sudokucp.report import write_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -93,13 +94,6 @@ def bench_large(minimal_25: bool, seed: str) -> list[str]:
             "only the time differs.", ""]
 
 
-def write(path: Path, lines: list[str]) -> None:
-    """Write under a temporary name, then rename."""
-    temp = path.with_suffix(".tmp")
-    temp.write_text("\n".join(lines))
-    temp.replace(path)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100)
@@ -114,7 +108,7 @@ def main() -> None:
             f"Python {platform.python_version()}, {os.cpu_count()} cores, load average at the "
             f"start {load:.1f} (other work shares the machine: read CPU seconds).", ""]
     lines = head + bench_9x9(args.count, args.seed) + bench_large(args.minimal_25, args.seed)
-    write(args.out, lines)
+    write_text(args.out, "\n".join(lines))
     print(f"wrote {args.out}", file=sys.stderr)
 
 

@@ -32,6 +32,7 @@ from sudokucp.backends.logic import LEVELS, TECHNIQUES, apply_logic  # noqa: E40
 from sudokucp.check import is_solution  # noqa: E402
 from sudokucp.formats import load_puzzles  # noqa: E402
 from sudokucp.puzzle import Puzzle  # noqa: E402
+from sudokucp.report import write_text  # noqa: E402
 
 SEED_RULES = "singles,locked,naked_pair,naked_triple,naked_quad"
 RULE_SETS = [("singles", "singles"), ("singles + locked", "locked"),
@@ -227,10 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     out += ["", f"- load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", "",
             NOTES]
 
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.out.with_suffix(".tmp")
-    tmp.write_text("\n".join(out))
-    tmp.replace(args.out)
+    write_text(args.out, "\n".join(out))
     log(f"wrote {args.out}")
     return 0
 

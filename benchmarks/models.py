@@ -31,6 +31,7 @@ from sudokucp.backends import backend_class, from_spec
 from sudokucp.check import is_solution
 from sudokucp.formats import load_puzzles
 from sudokucp.puzzle import Grid, Puzzle, geometry
+from sudokucp.report import write_text
 
 ROOT = Path(__file__).resolve().parents[1]
 GRACE = 5.0  # seconds past the limit before a run that honours its limit is killed
@@ -256,10 +257,7 @@ def write(args: argparse.Namespace, body: list[str], seconds: float) -> None:
             f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
             f"{platform.python_version()}; {versions}. Other work shared the machine: "
             "compare figures within one table, where the methods took turns on each puzzle.", ""]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    temp = args.out.with_suffix(".tmp")
-    temp.write_text("\n".join(head + body) + "\n")
-    temp.replace(args.out)
+    write_text(args.out, "\n".join(head + body) + "\n")
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from sudokucp.backends import from_spec  # noqa: E402
 from sudokucp.check import is_solution  # noqa: E402
 from sudokucp.formats import load_puzzles  # noqa: E402
 from sudokucp.puzzle import Puzzle  # noqa: E402
+from sudokucp.report import write_text  # noqa: E402
 
 SAMPLE_SPECS = [("mrv", "dynamic: fewest candidates, cells and units' last places"),
                 ("mrv:hidden=false", "dynamic: fewest candidates, cells only"),
@@ -195,10 +196,7 @@ def main(argv: list[str] | None = None) -> int:
             "", *sample_table(sample_runs, args.timeout), "",
             f"- load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", ""]
 
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.out.with_suffix(".tmp")
-    tmp.write_text("\n".join(out))
-    tmp.replace(args.out)
+    write_text(args.out, "\n".join(out))
     log(f"wrote {args.out}")
     return 0
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -369,8 +370,6 @@ class _output:
         if self.path is None:
             return
         self.file.close()
-        import os
-
         if kind is None:
             os.replace(self.temp, self.path)
         else:

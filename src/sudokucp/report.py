@@ -129,8 +129,14 @@ def write_reports(rows: Sequence[Mapping[str, Any]], disagreements: Sequence[Any
     _atomic(paths[1], lambda tmp: summary.to_csv(tmp, index=False, float_format="%.6g"))
     cactus(results, paths[2]) if not results.empty else None
     text = markdown(summary, disagreements, settings, problems)
-    _atomic(paths[3], lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    write_text(paths[3], text)
     return [p for p in paths if p.exists()]
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a text file whole or not at all: a temporary name, then a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _atomic(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
 def _atomic(path: Path, write: Callable[[str], None]) -> None:
