@@ -25,6 +25,7 @@ class Backend(abc.ABC):
     description: ClassVar[str]
     extra: ClassVar[str | None] = None  # install extra that brings the package
     module: ClassVar[str | None] = None  # third-party module imported by available()
+    package: ClassVar[str | None] = None  # PyPI distribution that brings `module`
     defaults: ClassVar[Mapping[str, Any]] = {}
     choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
     interruptible: ClassVar[bool] = True  # honours the cooperative deadline
@@ -81,7 +82,7 @@ class Backend(abc.ABC):
     @classmethod
     def distribution(cls) -> str | None:
         """Name of the PyPI distribution the backend needs, if any."""
-        return None
+        return cls.package
 
     @property
     def label(self) -> str:

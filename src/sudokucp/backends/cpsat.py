@@ -65,12 +65,9 @@ class CPSat(Backend):
     description = "OR-tools CP-SAT: AllDifferent per unit (model=integer) or one-hot exactly-one"
     extra = "ortools"
     module = "ortools"
+    package = "ortools"
     defaults = {"model": "integer", "workers": 1}
     choices = {"model": ("integer", "boolean")}
-
-    @classmethod
-    def distribution(cls) -> str | None:
-        return "ortools"
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         from ortools.sat.python import cp_model

@@ -48,13 +48,10 @@ class PyConstraint(Backend):
                    "solutions only: needs an outside kill)")
     extra = "csp"
     module = "constraint"
+    package = "python-constraint2"
     defaults = {"solver": "backtracking", "steps": 1000}
     choices = {"solver": tuple(SOLVERS)}
     interruptible = False
-
-    @classmethod
-    def distribution(cls) -> str | None:
-        return "python-constraint2"
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         import constraint

@@ -169,12 +169,9 @@ class PycoSAT(Backend):
                    "time limit kept between propagation chunks")
     extra = "sat"
     module = "pycosat"
+    package = "pycosat"
     defaults = {"encoding": "extended"}
     choices = {"encoding": ("minimal", "extended")}
-
-    @classmethod
-    def distribution(cls) -> str | None:
-        return "pycosat"
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         import pycosat
