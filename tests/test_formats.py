@@ -9,7 +9,7 @@ from sudokucp.puzzle import Puzzle, PuzzleError, Shape
 
 LINE = "8.9.....7...5.9....35.7.89..2.7.8.1.7.......2.6.1.547..97854230...9.67..5.......6"
 SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3), Shape(3, 4), Shape(4, 4),
-          Shape(5, 5)]
+          Shape(5, 5), Shape(5, 7)]
 
 
 def random_puzzle(shape: Shape, seed: int) -> Puzzle:

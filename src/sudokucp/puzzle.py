@@ -12,8 +12,8 @@ from functools import cache, cached_property
 
 Grid = tuple[int, ...]
 
-MAX_SIDE = 36
 DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # symbol of value v is DIGITS[v - 1]
+MAX_SIDE = len(DIGITS)  # one character per digit, so every grid has a one-line form
 
 
 class PuzzleError(ValueError):
