@@ -84,8 +84,8 @@ def cactus(results: pd.DataFrame, path: Path, title: str = "") -> None:
 def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapping[str, Any],
              problems: Sequence[str] = ()) -> str:
     """A short summary: settings, the table, disagreements, the plot."""
-    parts = ["# Comparison", "", _settings(settings), "", markdown_table(summary), "",
-             "Times are seconds of search per run, over the runs that ended SOLVED or UNSAT; "
+    parts = ["# Comparison", "", _settings(settings), "", markdown_table(_in_ms(summary)), "",
+             "Times are milliseconds of search per run, over the runs that ended SOLVED or UNSAT; "
              "`median_nodes` / `median_guesses` come from the backends' own stats.", "",
              "![cactus plot](cactus.png)", "", "## Disagreements", ""]
     parts += [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements] or [
@@ -93,6 +93,14 @@ def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapp
     if problems:
         parts += ["", "## Skipped input", "", *(f"- {p}" for p in problems)]
     return "\n".join(parts) + "\n"
+
+
+def _in_ms(frame: pd.DataFrame) -> pd.DataFrame:
+    """The seconds columns (`*_s`) as milliseconds (`*_ms`), easier to read for fast backends."""
+    seconds = [c for c in frame.columns if c.endswith("_s")]
+    out = frame.copy()
+    out[seconds] = out[seconds] * 1000
+    return out.rename(columns={c: c[:-2] + "_ms" for c in seconds})
 
 
 def _settings(settings: Mapping[str, Any]) -> str:
