@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -26,6 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+
+from common import load_average, machine  # noqa: E402
 
 from sudokucp.backends import get_backend  # noqa: E402
 from sudokucp.backends.logic import LEVELS, TECHNIQUES, apply_logic  # noqa: E402
@@ -138,17 +138,6 @@ def summary_row(label: str, res: dict) -> str:
             f"{ms(res['search'])} |")
 
 
-def machine() -> list[str]:
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                                capture_output=True, check=False).stdout.strip()
-    except OSError:
-        commit = "?"
-    return [f"- Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
-            f"commit {commit or '?'}; {time.strftime('%Y-%m-%d %H:%M')}",
-            f"- load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--puzzles", type=Path, default=ROOT.parent / "shared" / "puzzles",
@@ -225,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             "|---|---|---:|---:|---:|---:|"]
     out += [f"| {name} | {status} | {wall:.2f} | {cpu:.2f} | {stats.get('guesses', 0):.0f} | "
             f"{stats.get('backtracks', 0):.0f} |" for name, status, wall, cpu, stats in g25["rows"]]
-    out += ["", f"- load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", "",
+    out += ["", f"- load average at the end: {load_average()}", "",
             NOTES]
 
     write_text(args.out, "\n".join(out))

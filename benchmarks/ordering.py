@@ -18,10 +18,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import platform
 import random
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -29,6 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+
+from common import load_average, machine  # noqa: E402
 
 from sudokucp.backends import from_spec  # noqa: E402
 from sudokucp.check import is_solution  # noqa: E402
@@ -135,14 +135,6 @@ def sample_table(all_runs: list[Runs], timeout: float) -> list[str]:
     return lines
 
 
-def machine() -> list[str]:
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                            capture_output=True, check=False).stdout.strip()
-    return [f"- Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
-            f"commit {commit or '?'}; {time.strftime('%Y-%m-%d %H:%M')}",
-            f"- load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"]
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--puzzles", type=Path, default=ROOT.parent / "shared" / "puzzles",
@@ -194,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             "timed out); \"per grid vs `mrv`\" is the median of the per-grid CPU-time ratios over "
             "the grids both solved, so it understates the gap where the slower one timed out.",
             "", *sample_table(sample_runs, args.timeout), "",
-            f"- load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", ""]
+            f"- load average at the end: {load_average()}", ""]
 
     write_text(args.out, "\n".join(out))
     log(f"wrote {args.out}")
