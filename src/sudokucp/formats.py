@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from sudokucp.puzzle import DIGITS, Grid, Puzzle, PuzzleError, Shape, symbol
+from sudokucp.puzzle import DIGITS, SYMBOLS, Grid, Puzzle, PuzzleError, Shape, symbol
 
 BLANKS = frozenset("._0")
 SEPARATORS = frozenset(" \t|-+")
@@ -239,7 +239,7 @@ def load_puzzles(source: str | Path, *, shape: Shape | None = None) -> list[Puzz
 
 def to_line(shape: Shape, cells: Grid) -> str:
     """One line, '.' for blanks, letters for 10 and up."""
-    return "".join(symbol(v) for v in cells)
+    return "".join(map(SYMBOLS.__getitem__, cells))
 
 
 def to_grid(shape: Shape, cells: Grid) -> str:

@@ -19,13 +19,12 @@ from typing import Any
 from sudokucp.backends import available_backends, from_spec
 from sudokucp.backends.base import Backend
 from sudokucp.check import explain, is_solution
-from sudokucp.formats import read_puzzles
-from sudokucp.puzzle import DIGITS, Puzzle
+from sudokucp.formats import read_puzzles, to_line
+from sudokucp.puzzle import Puzzle
 from sudokucp.result import Status
 from sudokucp.runner import Executor, LocalExecutor, Outcome, Task, register_extra_backends
 
 Row = dict[str, Any]
-SYMBOLS = "." + DIGITS  # the symbol of each value, 0 for a blank
 RESULTS = "results.jsonl"
 
 
@@ -128,7 +127,7 @@ def verify(outcome: Outcome, memory_mb: int | None = None) -> Row:
         "grid": task.meta.get("grid") or puzzle.to_line(), "status": status.value,
         "verified": (not bad) if result.solutions else None, "seconds": result.seconds,
         "wall": outcome.wall, "count": result.count, "complete": result.complete,
-        "solutions": ["".join(map(SYMBOLS.__getitem__, s)) for s in result.solutions],
+        "solutions": [to_line(shape, s) for s in result.solutions],
         "stats": dict(result.stats),
         "error": error, "limit": task.limit, "timeout": task.timeout, "memory_mb": memory_mb,
         "versions": {"backend": task.meta.get("version"), "python": platform.python_version()},

@@ -13,6 +13,7 @@ from functools import cache, cached_property
 Grid = tuple[int, ...]
 
 DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # symbol of value v is DIGITS[v - 1]
+SYMBOLS = "." + DIGITS  # SYMBOLS[v] writes value v, '.' for a blank
 MAX_SIDE = len(DIGITS)  # one character per digit, so every grid has a one-line form
 
 
@@ -141,7 +142,7 @@ def cell_name(shape: Shape, cell: int) -> str:
 
 def symbol(value: int) -> str:
     """One character for a value: 1-9, then A = 10, B = 11, ...; '.' for empty."""
-    return DIGITS[value - 1] if value else "."
+    return SYMBOLS[value]
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -230,7 +231,7 @@ class LocalExecutor:
         task, worker.task = worker.task, None
         self.idle.append(worker)
         if result.status is Status.ERROR and MEMORY_SIGNS.search(result.error or ""):
-            result = _replace(result, Status.MEMOUT)
+            result = dataclasses.replace(result, status=Status.MEMOUT)
         return Outcome(task, result, wall)
 
     def _expire(self, worker: Worker, now: float) -> Outcome:
@@ -263,11 +264,6 @@ class LocalExecutor:
         error = "; ".join([f"worker {cause}", *last])
         return Outcome(task, Result(task.spec, task.puzzle.name, status, seconds=wall,
                                     error=error), wall)
-
-
-def _replace(result: Result, status: Status) -> Result:
-    return Result(result.backend, result.puzzle, status, result.solutions, result.complete,
-                  result.seconds, result.stats, result.error)
 
 
 def describe_exit(code: int) -> str:
