@@ -1,4 +1,8 @@
-"""The registry: backend names, aliases, lookup by name with options."""
+"""The registry: backend names, aliases, lookup by name with options.
+
+A backend outside the package loads by its import path, as BenchExec finds tools:
+`--backend mypackage.module:MyBackend:key=value` (see `sudokucp/backends/template.py`).
+"""
 
 from __future__ import annotations
 
@@ -49,10 +53,34 @@ def canonical(name: str) -> str:
     return key
 
 
+def is_import_path(name: str) -> bool:
+    """Whether `name` is 'module:Class' (a backend outside the registry), not a registry name."""
+    module, sep, attr = name.partition(":")
+    return bool(sep) and attr.isidentifier() and all(p.isidentifier() for p in module.split("."))
+
+
 def backend_class(name: str) -> type[Backend]:
-    """The class registered under a name or alias."""
-    module, _, attr = BACKENDS[canonical(name)].partition(":")
-    return getattr(importlib.import_module(module), attr)
+    """The class registered under a name or alias, or found at 'module:Class'."""
+    target = name if is_import_path(name) else BACKENDS[canonical(name)]
+    module, _, attr = target.partition(":")
+    try:
+        found = getattr(importlib.import_module(module), attr)
+    except ModuleNotFoundError as err:
+        if not is_import_path(name) or err.name != module.split(".")[0]:
+            raise
+        raise UnknownBackend(f"cannot load backend {name!r}: no module named {err.name!r}"
+                             ) from None
+    except AttributeError:
+        raise UnknownBackend(f"cannot load backend {name!r}: {module} has no {attr!r}") from None
+    if not (isinstance(found, type) and issubclass(found, Backend)):
+        raise UnknownBackend(f"{name!r} is not a Backend subclass")
+    return found
+
+
+def spec_name(cls: type[Backend]) -> str:
+    """How a spec names `cls`: its registry name, or 'module:Class' for one from outside."""
+    path = f"{cls.__module__}:{cls.__qualname__}"
+    return cls.name if BACKENDS.get(cls.name) == path else path
 
 
 def get_backend(name: str, **options: Any) -> Backend:
@@ -65,15 +93,18 @@ def get_backend(name: str, **options: Any) -> Backend:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """'mrv:order=static' -> ('mrv', {'order': 'static'})."""
-    name, *parts = spec.split(":")
+    """'mrv:order=static' -> ('mrv', {'order': 'static'}); 'pkg.mod:Class:k=v' ->
+    ('pkg.mod:Class', {'k': 'v'})."""
+    name, *parts = spec.strip().split(":")
+    if parts and "=" not in parts[0] and is_import_path(f"{name}:{parts[0]}"):
+        name, parts = f"{name}:{parts[0]}", parts[1:]
     options = {}
     for part in parts:
         key, sep, value = part.partition("=")
         if not sep or not key.strip():
             raise OptionError(f"cannot read option {part!r} in {spec!r}: write name:key=value")
         options[key.strip()] = value.strip()
-    return canonical(name), options
+    return (name if is_import_path(name) else canonical(name)), options
 
 
 def from_spec(spec: str) -> Backend:
@@ -96,4 +127,4 @@ def available_backends() -> list[str]:
 
 __all__ = ["BACKENDS", "ALIASES", "Backend", "BackendUnavailable", "OptionError",
            "UnknownBackend", "available_backends", "backend_class", "canonical", "from_spec",
-           "get_backend", "parse_spec"]
+           "get_backend", "is_import_path", "parse_spec", "spec_name"]

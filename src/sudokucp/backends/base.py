@@ -1,10 +1,29 @@
-"""Backend: solve() is the template (timing, deadline, limit, errors); a backend writes _search."""
+"""Backend: solve() is the template (timing, deadline, limit, errors); a backend writes _search.
+
+The contract of `_search(puzzle, limit, deadline) -> (solutions, complete, stats)`, called once per
+solve() after the options were checked by the constructor:
+
+- solutions: up to `limit` grids (0 = every one), each a tuple of N*N digits; the judge checks them.
+- complete: True only when the search space was exhausted, so the count (and UNSAT) is exact.
+  A backend that can never prove a count says so with `complete = False` on the class or instance.
+- deadline: a `time.perf_counter()` value, or None. Look at it with `expired(deadline)` every
+  CHECK_EVERY nodes (`not nodes & CHECK_MASK`); past it, return what was found with complete False
+  and `stats[TIMED_OUT] = 1`. A search that cannot look (a C call) sets `interruptible = False`:
+  the harness then relies on its outside kill.
+- stats: numbers only. The reports read `nodes` (values placed) and `guesses` (alternatives tried at
+  branch points); `backtracks`, per-technique counts and `*_s` timings (`build_s` for model
+  building, apart from search) are shown as they are.
+- Errors are raised, not returned: solve() turns an exception into an ERROR result.
+- Heavy imports happen inside `_search`, never at module level: `available()` tries `module` alone.
+"""
 
 from __future__ import annotations
 
 import abc
+import importlib
 import time
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any, ClassVar
 
 from sudokucp.puzzle import Grid, Puzzle
@@ -12,6 +31,13 @@ from sudokucp.result import Result, Status
 
 SearchOutcome = tuple[list[Grid], bool, dict[str, float]]  # solutions, complete, stats
 TIMED_OUT = "timed_out"  # stats key a backend sets when its own time limit stopped it
+CHECK_EVERY = 1024  # nodes between two looks at the clock: a power of two
+CHECK_MASK = CHECK_EVERY - 1  # `not nodes & CHECK_MASK` is true every CHECK_EVERY nodes
+
+
+def expired(deadline: float | None) -> bool:
+    """Whether the deadline (a perf_counter value; None = never) has passed."""
+    return deadline is not None and time.perf_counter() > deadline
 
 
 class OptionError(ValueError):
@@ -29,6 +55,7 @@ class Backend(abc.ABC):
     defaults: ClassVar[Mapping[str, Any]] = {}
     choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
     interruptible: ClassVar[bool] = True  # honours the cooperative deadline
+    complete: bool = True  # its exhausted searches prove counts; an instance may say otherwise
     _available: ClassVar[dict[str, bool]] = {}
 
     def __init__(self, **options: Any) -> None:
@@ -55,16 +82,26 @@ class Backend(abc.ABC):
                               f"{', '.join(map(str, allowed))}, not {value!r}")
         return value
 
+    @property
+    def cores(self) -> int:
+        """Cores one run takes: the harness never runs more at once than it has."""
+        return 1
+
     @classmethod
     def available(cls) -> bool:
-        """Whether the package this backend needs imports, memoised."""
+        """Whether the package this backend needs is installed, memoised.
+
+        Only a missing module reads as unavailable: a package that is installed but fails to
+        import raises its own error."""
         if cls.module is None:
             return True
         if cls.module not in Backend._available:
             try:
-                __import__(cls.module)
+                importlib.import_module(cls.module)
                 Backend._available[cls.module] = True
-            except Exception:
+            except ModuleNotFoundError as err:
+                if err.name is None or cls.module.split(".")[0] != err.name.split(".")[0]:
+                    raise
                 Backend._available[cls.module] = False
         return Backend._available[cls.module]
 
@@ -84,11 +121,13 @@ class Backend(abc.ABC):
         """Name of the PyPI distribution the backend needs, if any."""
         return cls.package
 
-    @property
+    @cached_property
     def label(self) -> str:
         """Name with the options that differ from the defaults: 'mrv:order=static'."""
+        from sudokucp.backends import spec_name
+
         changed = [f"{k}={v}" for k, v in sorted(self.options.items()) if self.defaults[k] != v]
-        return ":".join([self.name, *changed])
+        return ":".join([spec_name(type(self)), *changed])
 
     def solve(self, puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None) -> Result:
         """Search for up to `limit` solutions (0 = all) within `time_limit` seconds."""
