@@ -56,6 +56,8 @@ def canonical(name: str) -> str:
 def is_import_path(name: str) -> bool:
     """Whether `name` is 'module:Class' (a backend outside the registry), not a registry name."""
     module, sep, attr = name.partition(":")
+    if module.strip().lower() in BACKENDS or module.strip().lower() in ALIASES:
+        return False
     return bool(sep) and attr.isidentifier() and all(p.isidentifier() for p in module.split("."))
 
 

@@ -69,6 +69,11 @@ class CPSat(Backend):
     defaults = {"model": "integer", "workers": 1}
     choices = {"model": ("integer", "boolean")}
 
+    @property
+    def cores(self) -> int:
+        """CP-SAT's worker threads: the harness keeps that many cores free for one run."""
+        return max(1, self.options["workers"])
+
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         from ortools.sat.python import cp_model
 

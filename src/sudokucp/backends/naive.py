@@ -7,13 +7,10 @@ Both variants walk the same tree, so they count the same nodes (values placed) a
 from __future__ import annotations
 
 import sys
-import time
 from functools import cache
 
-from sudokucp.backends.base import Backend, SearchOutcome
+from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, SearchOutcome, expired
 from sudokucp.puzzle import Grid, Puzzle, Shape, geometry
-
-CHECK_EVERY = 1024  # nodes between two looks at the clock
 
 
 class _Stop(Exception):
@@ -74,13 +71,12 @@ class _Naive(Backend):
         try:
             complete = self._walk(board, empties, puzzle.side, limit, solutions)
         except _Stop:
-            complete = False
+            return solutions, False, {**self.counts, TIMED_OUT: 1}
         return solutions, complete, dict(self.counts)
 
     def _tick(self) -> None:
         self.counts["nodes"] += 1
-        if (self.deadline is not None and not self.counts["nodes"] % CHECK_EVERY
-                and time.perf_counter() > self.deadline):
+        if not self.counts["nodes"] & CHECK_MASK and expired(self.deadline):
             raise _Stop
 
     def _walk(self, board: Board, empties: list[int], n: int, limit: int,

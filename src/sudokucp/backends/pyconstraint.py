@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sudokucp.backends.base import Backend, SearchOutcome
+from sudokucp.backends.base import TIMED_OUT, Backend, SearchOutcome, expired
 from sudokucp.puzzle import Grid, Puzzle, geometry
 
 SOLVERS = {
@@ -53,6 +53,10 @@ class PyConstraint(Backend):
     choices = {"solver": tuple(SOLVERS)}
     interruptible = False
 
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self.complete = self.options["solver"] != "minconflicts"  # local search proves nothing
+
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         import constraint
 
@@ -66,8 +70,10 @@ class PyConstraint(Backend):
             solutions, complete = self._local(problem, puzzle), False
         else:
             solutions, complete = self._iterate(problem, puzzle, limit, deadline)
-        return solutions, complete, {"build_s": built - start,
-                                     "solve_s": time.perf_counter() - built}
+        stats = {"build_s": built - start, "solve_s": time.perf_counter() - built}
+        if not complete and len(solutions) != limit and expired(deadline):
+            stats[TIMED_OUT] = 1
+        return solutions, complete, stats
 
     @staticmethod
     def _local(problem: Any, puzzle: Puzzle) -> list[Grid]:
@@ -84,6 +90,6 @@ class PyConstraint(Backend):
             solutions.append(to_grid(found, puzzle.shape.cells))
             if len(solutions) == limit:
                 return solutions, False
-            if deadline is not None and time.perf_counter() >= deadline:
+            if expired(deadline):
                 return solutions, False
         return solutions, True

@@ -20,15 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from sudokucp.backends.base import Backend, SearchOutcome
+from sudokucp.backends.base import TIMED_OUT, Backend, SearchOutcome, expired
 from sudokucp.puzzle import Grid, Puzzle, Shape, geometry
 
 FIRST_CHUNK = 200_000  # propagations of the first chunk when a deadline is set
 Clauses = list[list[int]]
-
-
-class Unsat(Exception):
-    """The givens alone contradict the rules: no solution, nothing to ask the solver."""
 
 
 @dataclass(frozen=True)
@@ -85,8 +81,10 @@ class Simplified:
     free: np.ndarray  # free[k - 1] = original variable of new variable k
 
 
-def simplify(enc: Encoding, cells: Grid) -> Simplified:
-    """Apply the givens: drop satisfied clauses, remove false literals, renumber what is left."""
+def simplify(enc: Encoding, cells: Grid) -> Simplified | None:
+    """Apply the givens: drop satisfied clauses, remove false literals, renumber what is left.
+
+    None when the givens alone contradict the rules (nothing to ask the solver)."""
     n = enc.n
     given = np.array(cells)
     where = np.flatnonzero(given)
@@ -94,7 +92,7 @@ def simplify(enc: Encoding, cells: Grid) -> Simplified:
     state = np.zeros(enc.variables + 1, dtype=np.int8)
     state[enc.kills[true].ravel()] = -1
     if (state[true] == -1).any():
-        raise Unsat
+        return None
     state[0] = -1
     state[true] = 1
     free = np.flatnonzero(state == 0)
@@ -103,18 +101,18 @@ def simplify(enc: Encoding, cells: Grid) -> Simplified:
     open_ = state == 0
     pairs = enc.binaries[open_[enc.binaries[:, 0]] & open_[enc.binaries[:, 1]]]
     clauses = (-renumber[pairs]).tolist()
-    clauses += shorten(enc.longs, state, renumber)
-    return Simplified(clauses, free)
+    longs = shorten(enc.longs, state, renumber)
+    return None if longs is None else Simplified(clauses + longs, free)
 
 
-def shorten(longs: np.ndarray, state: np.ndarray, renumber: np.ndarray) -> Clauses:
-    """The unsatisfied positive clauses without their false literals; Unsat when one empties."""
+def shorten(longs: np.ndarray, state: np.ndarray, renumber: np.ndarray) -> Clauses | None:
+    """The unsatisfied positive clauses without their false literals; None when one empties."""
     values = state[longs]
     keep = ~(values == 1).any(axis=1)
     rows, open_ = longs[keep], values[keep] == 0
     lengths = open_.sum(axis=1)
     if (lengths == 0).any():
-        raise Unsat
+        return None
     flat = renumber[rows[open_]].tolist()
     clauses, start = [], 0
     for length in lengths.tolist():
@@ -179,9 +177,8 @@ class PycoSAT(Backend):
         start = time.perf_counter()
         enc = encode(puzzle.shape, self.options["encoding"])
         stats: dict[str, float] = {"variables": 0, "clauses": 0, "base_clauses": enc.clauses}
-        try:
-            simple = simplify(enc, puzzle.cells)
-        except Unsat:
+        simple = simplify(enc, puzzle.cells)
+        if simple is None:
             stats.update(encode_s=time.perf_counter() - start, solve_s=0.0)
             return [], True, stats
         encoded = time.perf_counter()
@@ -193,6 +190,8 @@ class PycoSAT(Backend):
             chunks = Chunks(pycosat, deadline)
             models, complete = self._chunked(pycosat, chunks, simple, limit)
             stats["chunks"] = chunks.count
+            if not complete and len(models) != limit and expired(deadline):
+                stats[TIMED_OUT] = 1
         stats["solve_s"] = time.perf_counter() - encoded
         return [decode(m, simple, puzzle.cells, puzzle.side) for m in models], complete, stats
 
