@@ -107,3 +107,20 @@ def test_backends_lists_every_backend():
     assert out.returncode == 0
     for name in ("naive", "naive-iterative", "mrv", "hybrid", "cpsat", "sat", "pyconstraint"):
         assert f"\n{name} " in out.stdout
+
+
+def test_every_output_format_reads_back():
+    from sudokucp.formats import WRITERS, parse_grid
+
+    puzzle = load_puzzles(SEEDS / "002-logic-9x9.txt")[0]
+    for fmt in (*WRITERS, "json"):
+        out = run("solve", "--backend", "mrv", "--format", fmt, str(SEEDS / "002-logic-9x9.txt"))
+        assert out.returncode == 0, (fmt, out.stderr)
+        if fmt == "json":
+            solution = json.loads(out.stdout)["solutions"][0]
+        else:
+            text = out.stdout.split("\n\n")[0] if fmt != "line" else out.stdout
+            solution = parse_grid(text).cells
+        expected = load_puzzles(SEEDS / "002-logic-9x9.solution.txt")[0]
+        assert tuple(solution) == expected.cells, fmt
+        assert puzzle.cells != expected.cells

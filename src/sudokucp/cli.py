@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sudokucp.backends import (
     ALIASES,
@@ -18,8 +18,8 @@ from sudokucp.backends import (
     from_spec,
 )
 from sudokucp.check import explain
-from sudokucp.formats import Entry, read_puzzles, to_grid, to_line
-from sudokucp.puzzle import Puzzle, PuzzleError, Shape
+from sudokucp.formats import WRITERS, Entry, read_puzzles
+from sudokucp.puzzle import Puzzle, PuzzleError, Shape, to_line
 from sudokucp.result import Result, Status
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE = 0, 1, 2
@@ -84,9 +84,9 @@ def _add_solve(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=_positive, metavar="S", help="seconds per grid")
     p.add_argument("--shape", type=_shape, help="grid shape when the cell count is ambiguous: "
                                                  "6x6, 12x12, or box 2x3")
-    p.add_argument("--format", choices=("grid", "line", "json"), default="grid",
-                   help="grid (default), line (one solution per line) or json (one object "
-                        "per grid)")
+    p.add_argument("--format", choices=tuple(DISPLAYS), default="grid",
+                   help="grid (default), line (one solution per line), numeric (rows of "
+                        "numbers) or json (one object per grid)")
     p.set_defaults(handler=run_solve)
 
 
@@ -115,25 +115,39 @@ def _number(value: object) -> str:
     return str(int(value)) if isinstance(value, float) else str(value)
 
 
-def _show(puzzle: Puzzle, result: Result, args: argparse.Namespace, many: bool) -> None:
-    if args.format == "json":
-        print(json.dumps({"puzzle": puzzle.to_line(), **result.to_dict()}))
-        return
-    shown = () if args.count else result.solutions
-    if args.format == "line":
-        for solution in shown:
-            print(to_line(puzzle.shape, solution))
-        print(f"# {puzzle.name}  {status_line(result)}" if many else f"# {status_line(result)}",
-              file=sys.stderr)
-        return
-    if many:
-        print(f"# {puzzle.name}")
-    for solution in shown:
-        print(to_grid(puzzle.shape, solution))
-        print()
-    print(status_line(result))
-    if many:
-        print()
+def show_json(puzzle: Puzzle, result: Result, count_only: bool, many: bool) -> None:
+    """One JSON object per grid: the puzzle line and the whole result."""
+    print(json.dumps({"puzzle": puzzle.to_line(), **result.to_dict()}))
+
+
+def show_lines(puzzle: Puzzle, result: Result, count_only: bool, many: bool) -> None:
+    """One solution per line on standard output, the status line on standard error."""
+    for solution in () if count_only else result.solutions:
+        print(to_line(puzzle.shape, solution))
+    print(f"# {puzzle.name}  {status_line(result)}" if many else f"# {status_line(result)}",
+          file=sys.stderr)
+
+
+def writer_display(name: str) -> Display:
+    """A display that writes each solution with WRITERS[name], then the status line."""
+    write = WRITERS[name]
+
+    def show(puzzle: Puzzle, result: Result, count_only: bool, many: bool) -> None:
+        if many:
+            print(f"# {puzzle.name}")
+        for solution in () if count_only else result.solutions:
+            print(write(puzzle.shape, solution))
+            print()
+        print(status_line(result))
+        if many:
+            print()
+
+    return show
+
+
+Display = Callable[[Puzzle, Result, bool, bool], None]  # puzzle, result, count only, many grids
+DISPLAYS: dict[str, Display] = {"grid": writer_display("grid"), "line": show_lines,
+                                "numeric": writer_display("numeric"), "json": show_json}
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -147,7 +161,7 @@ def run_solve(args: argparse.Namespace) -> int:
             code = EXIT_USAGE
             continue
         result = backend.solve(entry.puzzle, limit=limit, time_limit=args.timeout)
-        _show(entry.puzzle, result, args, many=len(entries) > 1)
+        DISPLAYS[args.format](entry.puzzle, result, args.count, len(entries) > 1)
         if result.status is not Status.SOLVED and code == EXIT_OK:
             code = EXIT_UNSOLVED
     return code

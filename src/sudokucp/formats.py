@@ -1,7 +1,8 @@
-"""Readers and writers: one-line grids, multi-line grids, numeric tokens, many-puzzle files.
+"""Readers: one-line grids, multi-line grids, numeric tokens, many-puzzle files; the writers' table.
 
 Characters: '.', '0', '_' blank; 1-9 then A = 10, B = 11 ... (either case). Numeric grids separate
 numbers with spaces, commas or semicolons. Separators '|', '-', '+' and spaces are ignored.
+The writers need only the shape and live in puzzle.py; WRITERS names them for `--format`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from sudokucp.puzzle import DIGITS, SYMBOLS, Grid, Puzzle, PuzzleError, Shape, symbol
+from sudokucp.check import find_conflicts
+from sudokucp.puzzle import (
+    DIGITS,
+    Grid,
+    Puzzle,
+    PuzzleError,
+    Shape,
+    Writer,
+    to_grid,
+    to_line,
+    to_numeric,
+)
 
 BLANKS = frozenset("._0")
 SEPARATORS = frozenset(" \t|-+")
@@ -111,8 +123,6 @@ def _build(cells: list[Cell], shape: Shape | None, name: str) -> Puzzle:
 
 
 def _refuse_duplicates(shape: Shape, grid: Grid, cells: list[Cell]) -> None:
-    from sudokucp.check import find_conflicts
-
     for conflict in find_conflicts(shape, grid):
         _, line, col = cells[conflict.second]
         raise PuzzleError(f"duplicate given: {conflict.describe(shape)}", line=line, column=col)
@@ -237,27 +247,4 @@ def load_puzzles(source: str | Path, *, shape: Shape | None = None) -> list[Puzz
     return puzzles
 
 
-def to_line(shape: Shape, cells: Grid) -> str:
-    """One line, '.' for blanks, letters for 10 and up."""
-    return "".join(map(SYMBOLS.__getitem__, cells))
-
-
-def to_grid(shape: Shape, cells: Grid) -> str:
-    """A pretty grid with '|' between boxes and a rule between bands."""
-    n, r, c = shape.side, shape.box_rows, shape.box_cols
-    rows = []
-    for i in range(n):
-        row = cells[i * n:(i + 1) * n]
-        stacks = [" ".join(symbol(v) for v in row[j:j + c]) for j in range(0, n, c)]
-        rows.append(" | ".join(stacks))
-        if (i + 1) % r == 0 and i + 1 < n:
-            rows.append("-+-".join("-" * (2 * c - 1) for _ in range(n // c)))
-    return "\n".join(rows)
-
-
-def to_numeric(shape: Shape, cells: Grid) -> str:
-    """Rows of space-separated numbers, 0 for blanks."""
-    n = shape.side
-    width = len(str(n))
-    return "\n".join(" ".join(f"{v:>{width}}" for v in cells[i * n:(i + 1) * n])
-                     for i in range(n))
+WRITERS: dict[str, Writer] = {"grid": to_grid, "line": to_line, "numeric": to_numeric}

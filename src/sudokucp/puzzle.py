@@ -7,6 +7,7 @@ unit = a row, a column or a box (a tuple of N cells), peers = the other cells sh
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
@@ -195,13 +196,9 @@ class Puzzle:
         return hashlib.sha1(text.encode()).hexdigest()[:16]
 
     def to_line(self) -> str:
-        from sudokucp.formats import to_line
-
         return to_line(self.shape, self.cells)
 
     def pretty(self) -> str:
-        from sudokucp.formats import to_grid
-
         return to_grid(self.shape, self.cells)
 
     def with_cells(self, cells: Grid) -> Puzzle:
@@ -209,3 +206,34 @@ class Puzzle:
 
     def __str__(self) -> str:
         return self.to_line()
+
+
+# --- writers: they need only the shape -------------------------------------------------------
+
+Writer = Callable[[Shape, Sequence[int]], str]
+
+
+def to_line(shape: Shape, cells: Sequence[int]) -> str:
+    """One line, '.' for blanks, letters for 10 and up."""
+    return "".join(map(SYMBOLS.__getitem__, cells))
+
+
+def to_grid(shape: Shape, cells: Sequence[int]) -> str:
+    """A pretty grid with '|' between boxes and a rule between bands."""
+    n, r, c = shape.side, shape.box_rows, shape.box_cols
+    rows = []
+    for i in range(n):
+        row = cells[i * n:(i + 1) * n]
+        stacks = [" ".join(symbol(v) for v in row[j:j + c]) for j in range(0, n, c)]
+        rows.append(" | ".join(stacks))
+        if (i + 1) % r == 0 and i + 1 < n:
+            rows.append("-+-".join("-" * (2 * c - 1) for _ in range(n // c)))
+    return "\n".join(rows)
+
+
+def to_numeric(shape: Shape, cells: Sequence[int]) -> str:
+    """Rows of space-separated numbers, 0 for blanks."""
+    n = shape.side
+    width = len(str(n))
+    return "\n".join(" ".join(f"{v:>{width}}" for v in cells[i * n:(i + 1) * n])
+                     for i in range(n))
