@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 from sudokucp.backends import available_backends, get_backend
+from sudokucp.files import write_text
 from sudokucp.generator import Generated, checker, generate, generate_one
 from sudokucp.puzzle import Shape
-from sudokucp.report import write_text
 
 ROOT = Path(__file__).resolve().parents[1]
 

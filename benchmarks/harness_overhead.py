@@ -17,12 +17,17 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from sudokucp.backends import get_backend
+from sudokucp.executors import ResourceLimits, Task, make_executor
+from sudokucp.executors.local import usable_cores
+from sudokucp.files import write_text
 from sudokucp.formats import load_puzzles, parse_grid
 from sudokucp.harness import Contender, Dataset, ResultLog, execute, plan, resolve
-from sudokucp.runner import LocalExecutor, Task, usable_cores
+from sudokucp.result import Row
 
 ROOT = Path(__file__).resolve().parents[1]
 ROYLE = ROOT.parent / "shared" / "puzzles" / "royle17.txt"
@@ -40,23 +45,29 @@ def direct_times(runs: int) -> list[float]:
     return times
 
 
+def through_harness(tasks: list[Task], jobs: int, path: Path) -> Iterator[Row]:
+    """The rows of `tasks` as `sudoku-cp bench` makes them: local workers, checked, logged."""
+    log = ResultLog(path)
+    log.open(append=False)
+    try:
+        with make_executor("local", jobs=jobs) as executor:
+            yield from execute(tasks, executor, log)
+    finally:
+        log.close()
+
+
 def harness_times(runs: int, folder: Path) -> tuple[list[float], float]:
     """Seconds between consecutive verified, logged rows for the same run through one worker,
     and the total wall time."""
     puzzle = parse_grid(FULL_4X4, name="full")
-    tasks = [Task(f"naive|{i}", "naive", puzzle, 1, 10.0, 1, {"dataset": "trivial"})
+    tasks = [Task(f"naive|{i}", "naive", puzzle, 1, ResourceLimits(10.0), {"dataset": "trivial"})
              for i in range(runs)]
-    log = ResultLog(folder / "overhead.jsonl")
-    log.open(append=False)
-    gaps, start = [], time.perf_counter()
-    with LocalExecutor(1) as executor:
-        last = None
-        for _ in execute(tasks, executor, log):
-            now = time.perf_counter()
-            if last is not None:  # the first row also pays for starting the worker
-                gaps.append(now - last)
-            last = now
-    log.close()
+    gaps, start, last = [], time.perf_counter(), None
+    for _ in through_harness(tasks, 1, folder / "overhead.jsonl"):
+        now = time.perf_counter()
+        if last is not None:  # the first row also pays for starting the worker
+            gaps.append(now - last)
+        last = now
     return gaps, time.perf_counter() - start
 
 
@@ -64,16 +75,10 @@ def throughput(contenders: list[Contender], dataset: Dataset, jobs: int,
                folder: Path) -> tuple[float, dict[str, int]]:
     """Runs per second through the harness with `jobs` workers, and the status counts."""
     tasks = plan(contenders, [dataset], timeout=60.0)
-    log = ResultLog(folder / f"jobs{jobs}.jsonl")
-    log.open(append=False)
-    counts: dict[str, int] = {}
     start = time.perf_counter()
-    with LocalExecutor(jobs) as executor:
-        for row in execute(tasks, executor, log):
-            counts[row["status"]] = counts.get(row["status"], 0) + 1
-    seconds = time.perf_counter() - start
-    log.close()
-    return len(tasks) / seconds, counts
+    counts = Counter(row.status.value for row in through_harness(tasks, jobs,
+                                                                  folder / f"jobs{jobs}.jsonl"))
+    return len(tasks) / (time.perf_counter() - start), dict(counts)
 
 
 def measure_overhead(runs: int, folder: Path) -> list[str]:
@@ -132,8 +137,7 @@ def main() -> None:
             f"{platform.system()}; load average at the end "
             f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} (other work shares the machine).",
             ""]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(head + body))
+    write_text(args.out, "\n".join(head + body))
     print(args.out.read_text())
 
 

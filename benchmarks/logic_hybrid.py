@@ -30,9 +30,9 @@ from common import load_average, machine  # noqa: E402
 from sudokucp.backends import get_backend  # noqa: E402
 from sudokucp.backends.logic import LEVELS, TECHNIQUES, apply_logic  # noqa: E402
 from sudokucp.check import is_solution  # noqa: E402
+from sudokucp.files import write_text  # noqa: E402
 from sudokucp.formats import load_puzzles  # noqa: E402
 from sudokucp.puzzle import Puzzle  # noqa: E402
-from sudokucp.report import write_text  # noqa: E402
 
 SEED_RULES = "singles,locked,naked_pair,naked_triple,naked_quad"
 RULE_SETS = [("singles", "singles"), ("singles + locked", "locked"),

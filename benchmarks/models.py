@@ -6,10 +6,10 @@
 (a) 9x9: a seeded sample of royle17.txt and all of top95.txt, first solution, per puzzle including
     model building: the cpsat backend beside a bare CP-SAT model written here, the sat backend
     beside the textbook pycosat encoding rebuilt per puzzle; the methods take turns on each puzzle.
-(b) pyconstraint at a time limit, each solve in a process killed when the limit passes (it cannot
-    be interrupted from inside), on the first --csp-sample puzzles of each 9x9 set.
+(b) pyconstraint at a time limit, each solve in a harness worker killed when the limit passes (it
+    cannot be interrupted from inside), on the first --csp-sample puzzles of each 9x9 set.
 (c) 16x16 (gecode_16x16.txt): cpsat and sat on every grid, pyconstraint on the first --csp-16.
-(d) 25x25 (gecode_25x25.txt): cpsat and sat with their time limits, each run in a killed process.
+(d) 25x25 (gecode_25x25.txt): cpsat and sat with their time limits, each run in a killed worker.
 Every answer is judged by sudokucp.check.is_solution. Times are wall clock (perf_counter) with the
 process CPU time beside them: read CPU time when the machine is shared.
 """
@@ -17,7 +17,6 @@ process CPU time beside them: read CPU time when the machine is shared.
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import os
 import platform
 import random
@@ -27,11 +26,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from common import run_isolated
+
 from sudokucp.backends import backend_class, from_spec
 from sudokucp.check import is_solution
+from sudokucp.executors import ResourceLimits, Task
+from sudokucp.files import write_text
 from sudokucp.formats import load_puzzles
 from sudokucp.puzzle import Grid, Puzzle, geometry
-from sudokucp.report import write_text
+from sudokucp.result import Status
 
 ROOT = Path(__file__).resolve().parents[1]
 GRACE = 5.0  # seconds past the limit before a run that honours its limit is killed
@@ -153,32 +156,26 @@ def section_9x9(sets: dict[str, list[Puzzle]]) -> list[str]:
     return out
 
 
-def child(spec: str, puzzle: Puzzle, limit: float, pipe) -> None:
-    result = from_spec(spec).solve(puzzle, time_limit=limit)
-    ok = result.solution is not None and is_solution(puzzle, result.solution)
-    pipe.send((result.status.value, result.seconds, ok))
-
-
-def isolated(spec: str, puzzle: Puzzle, limit: float, kill_after: float) -> tuple[str, float, bool]:
-    """(status, seconds, correct) of one solve in its own process, killed after `kill_after`."""
-    receive, send = mp.Pipe(duplex=False)
-    process = mp.Process(target=child, args=(spec, puzzle, limit, send))
-    start = time.perf_counter()
-    process.start()
-    send.close()
-    answer = receive.recv() if receive.poll(kill_after) else None
-    if answer is None:
-        process.kill()
-    process.join()
-    return answer or ("killed", time.perf_counter() - start, False)
+def isolated(spec: str, puzzles: list[Puzzle], limit: float,
+             kill_after: float) -> list[tuple[Status, float, bool]]:
+    """(status, seconds, correct) of each solve, one at a time in a worker killed after
+    `kill_after` seconds (a TIMEOUT then)."""
+    limits = ResourceLimits(limit, grace=kill_after - limit)
+    tasks = [Task(str(k), spec, p, 1, limits) for k, p in enumerate(puzzles)]
+    runs = []
+    for outcome in run_isolated(tasks):
+        solution, puzzle = outcome.result.solution, outcome.task.puzzle
+        ok = solution is not None and is_solution(puzzle, solution)
+        runs.append((outcome.result.status, outcome.result.seconds, ok))
+    return runs
 
 
 def limited(spec: str, puzzles: list[Puzzle], limit: float, kill_after: float) -> list[str]:
     """A table row of solved / time-out counts with the median and max seconds of the solved."""
-    runs = [isolated(spec, p, limit, kill_after) for p in puzzles]
-    solved = [s for status, s, ok in runs if status == "solved" and ok]
-    wrong = sum(status == "solved" and not ok for status, _, ok in runs)
-    out_of_time = sum(status in ("timeout", "killed") for status, _, _ in runs)
+    runs = isolated(spec, puzzles, limit, kill_after)
+    solved = [s for status, s, ok in runs if status is Status.SOLVED and ok]
+    wrong = sum(status is Status.SOLVED and not ok for status, _, ok in runs)
+    out_of_time = sum(status is Status.TIMEOUT for status, _, _ in runs)
     other = len(runs) - len(solved) - wrong - out_of_time
     times = (f"{statistics.median(solved):.3f} | {max(solved):.3f}" if solved else "- | -")
     print(f"done: {spec} on {len(puzzles)}", file=sys.stderr, flush=True)
@@ -210,8 +207,8 @@ def section_16(puzzles: list[Puzzle], csp_count: int, csp_limit: float) -> list[
 
 
 def section_25(puzzles: list[Puzzle], limits: dict[str, float]) -> list[str]:
-    out = [f"## (d) 25x25, gecode_25x25.txt ({len(puzzles)} puzzles), each run in its own "
-           f"process (killed {GRACE:g} s after its limit)", "", *LIMITED_HEAD]
+    out = [f"## (d) 25x25, gecode_25x25.txt ({len(puzzles)} puzzles), each run in a harness "
+           f"worker (killed {GRACE:g} s after its limit)", "", *LIMITED_HEAD]
     for spec, limit in limits.items():
         out += limited(spec, puzzles, limit, limit + GRACE)
     return [*out, ""]

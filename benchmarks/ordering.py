@@ -32,9 +32,9 @@ from common import load_average, machine  # noqa: E402
 
 from sudokucp.backends import from_spec  # noqa: E402
 from sudokucp.check import is_solution  # noqa: E402
+from sudokucp.files import write_text  # noqa: E402
 from sudokucp.formats import load_puzzles  # noqa: E402
 from sudokucp.puzzle import Puzzle  # noqa: E402
-from sudokucp.report import write_text  # noqa: E402
 
 SAMPLE_SPECS = [("mrv", "dynamic: fewest candidates, cells and units' last places"),
                 ("mrv:hidden=false", "dynamic: fewest candidates, cells only"),

@@ -7,12 +7,13 @@ from collections import defaultdict
 import pytest
 from conftest import INSTALLED, PUZZLES
 
+from sudokucp.executors.local import LocalExecutor
 from sudokucp.harness import Contender, cross_validate, execute, load_dataset, plan
-from sudokucp.runner import LocalExecutor
+from sudokucp.result import Status
 
 TIMEOUT = 2.0  # seconds per run: slow combinations (naive on hard grids) end as TIMEOUT
 MAX_SIDE = 16  # 25x25 minimal grids take most backends minutes: the generator's tests cover them
-FAILURES = {"wrong", "crash", "error", "memout"}
+FAILURES = {Status.WRONG, Status.CRASH, Status.ERROR, Status.MEMOUT}
 
 
 @pytest.fixture(scope="module")
@@ -29,14 +30,13 @@ def rows():
 
 
 def test_every_answer_is_verified(rows):
-    claimed = [r for r in rows if r["solutions"]]
+    claimed = [r for r in rows if r.solutions]
     assert claimed, "no backend claimed any solution"
-    assert [r["key"] for r in claimed if not r["verified"]] == []
+    assert [r.key for r in claimed if not r.verified] == []
 
 
 def test_no_backend_fails(rows):
-    failed = [(r["backend"], r["puzzle"], r["status"], r["error"]) for r in rows
-              if r["status"] in FAILURES]
+    failed = [(r.backend, r.puzzle, r.status, r.error) for r in rows if r.status in FAILURES]
     assert failed == []
 
 
@@ -48,5 +48,5 @@ def test_backends_agree(rows):
 def test_every_puzzle_gets_an_answer(rows):
     answered = defaultdict(bool)
     for r in rows:
-        answered[r["puzzle"]] |= bool(r["verified"]) or (r["status"] == "unsat" and r["complete"])
+        answered[r.puzzle] |= bool(r.verified) or (r.status is Status.UNSAT and r.complete)
     assert [name for name, ok in answered.items() if not ok] == []

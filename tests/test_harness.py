@@ -1,7 +1,7 @@
 """The harness: hard limits in worker processes, verification, cross-validation, resume, the CLI.
 
-The misbehaving backends below reach the worker processes through the environment: the worker
-imports this module by name (tests/ is put on PYTHONPATH) and registers them.
+The misbehaving backends of fake_backends.py load by their import path ('fake_backends:Liar'); the
+`fakes` fixture puts tests/ on the PYTHONPATH of every process started from then on.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
+import fake_backends
 import pytest
+from fake_backends import PID_DIR, Abort, Denier, Hog, Liar, Segfault, Stubborn
 
-from sudokucp.backends import BACKENDS
-from sudokucp.backends.base import Backend
+from sudokucp.executors import ResourceLimits, Task
+from sudokucp.executors.local import LocalExecutor, usable_cores
 from sudokucp.formats import parse_grid
 from sudokucp.harness import (
     BenchConfig,
@@ -31,145 +32,85 @@ from sudokucp.harness import (
     execute,
     plan,
 )
-from sudokucp.runner import EXTRA_ENV, LocalExecutor, Task, usable_cores
+from sudokucp.result import Row, Status
 
-HERE = Path(__file__).resolve().parent
 # The grid of seed 001 with its two commented clues added: it defeats naive backtracking.
 ANTI_NAIVE = ("000000000" "000003085" "001020000" "000507000" "004000100"
               "090000000" "500000073" "002010000" "000040009")
 EASY = ("003020600" "900305001" "001806400" "008102900" "700000008"
         "006708200" "002609500" "800203009" "005010300")
-PID_DIR = "SUDOKUCP_TEST_PID_DIR"
-
-
-class _Fake(Backend):
-    description = "misbehaving backend for the harness tests"
-    interruptible = False
-
-
-class Abort(_Fake):
-    name = "fake-abort"
-
-    def _search(self, puzzle, limit, deadline):
-        os.abort()
-
-
-class Segfault(_Fake):
-    name = "fake-segv"
-
-    def _search(self, puzzle, limit, deadline):
-        os.kill(os.getpid(), signal.SIGSEGV)
-        time.sleep(5)
-
-
-class Hog(_Fake):
-    name = "fake-hog"
-
-    def _search(self, puzzle, limit, deadline):
-        chunks = [bytearray(64 * 2**20) for _ in range(1000)]  # 64 GB in all
-        return [], False, {"chunks": len(chunks)}
-
-
-class Liar(_Fake):
-    name = "fake-liar"
-
-    def _search(self, puzzle, limit, deadline):
-        return [tuple(v or 1 for v in puzzle.cells)], False, {}
-
-
-class Denier(_Fake):
-    name = "fake-denier"
-
-    def _search(self, puzzle, limit, deadline):
-        return [], True, {}
-
-
-class Stubborn(_Fake):
-    name = "fake-stubborn"
-
-    def _search(self, puzzle, limit, deadline):
-        folder = os.environ.get(PID_DIR)
-        if folder:
-            Path(folder, str(os.getpid())).touch()
-        while True:  # ignores the deadline: only the kill stops it
-            time.sleep(0.01)
-
-
-FAKES = {cls.name: f"test_harness:{cls.__name__}"
-         for cls in (Abort, Segfault, Hog, Liar, Denier, Stubborn)}
+ABORT, SEGV, HOG, LIAR, DENIER, STUBBORN = map(fake_backends.spec,
+                                               (Abort, Segfault, Hog, Liar, Denier, Stubborn))
 
 
 @pytest.fixture
 def fakes(monkeypatch):
-    """Register the fake backends here and in every worker started from now on."""
-    monkeypatch.setenv(EXTRA_ENV, ",".join(f"{k}={v}" for k, v in FAKES.items()))
-    path = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))
-    monkeypatch.setenv("PYTHONPATH", path)
-    for name, target in FAKES.items():
-        monkeypatch.setitem(BACKENDS, name, target)
+    """tests/ on the PYTHONPATH of every process started from now on (workers, the CLI)."""
+    monkeypatch.setenv("PYTHONPATH", fake_backends.pythonpath())
 
 
-def _task(spec, cells=EASY, key=None, timeout=5.0, limit=1):
+def _task(spec, cells=EASY, key=None, timeout=5.0, limit=1, memory_mb=None):
     puzzle = parse_grid(cells, name=key or spec)
-    return Task(key or spec, spec, puzzle, limit, timeout)
+    return Task(key or spec, spec, puzzle, limit, ResourceLimits(timeout, memory_mb=memory_mb))
 
 
-def _run(tasks, jobs=1, memory_mb=None):
-    with LocalExecutor(jobs, memory_mb=memory_mb) as executor:
-        rows = list(execute(tasks, executor, memory_mb=memory_mb))
-    return {row["key"]: row for row in rows}
+def _run(tasks, jobs=1):
+    with LocalExecutor(jobs) as executor:
+        rows = list(execute(tasks, executor))
+    return {row.key: row for row in rows}
 
 
 def test_cooperative_timeout_then_next_run_goes_on():
     start = time.monotonic()
     rows = _run([_task("naive", ANTI_NAIVE, "hard", timeout=1.0), _task("naive", key="next")])
-    assert rows["hard"]["status"] == "timeout"
-    assert rows["next"]["status"] == "solved" and rows["next"]["verified"] is True
+    assert rows["hard"].status is Status.TIMEOUT
+    assert rows["next"].status is Status.SOLVED and rows["next"].verified is True
     assert time.monotonic() - start < 5
 
 
 def test_hard_kill_on_timeout_then_fresh_worker(fakes):
-    rows = _run([_task("fake-stubborn", key="stuck", timeout=1.0), _task("mrv", key="next")])
-    assert rows["stuck"]["status"] == "timeout"
-    assert "killed" in rows["stuck"]["error"]
-    assert 1.0 <= rows["stuck"]["wall"] < 3.0
-    assert rows["next"]["status"] == "solved"
+    rows = _run([_task(STUBBORN, key="stuck", timeout=1.0), _task("mrv", key="next")])
+    assert rows["stuck"].status is Status.TIMEOUT
+    assert "killed" in rows["stuck"].error
+    assert 1.0 <= rows["stuck"].wall < 3.0
+    assert rows["next"].status is Status.SOLVED
 
 
-@pytest.mark.parametrize("spec, signame", [("fake-abort", "SIGABRT"), ("fake-segv", "SIGSEGV")])
+@pytest.mark.parametrize("spec, signame", [(ABORT, "SIGABRT"), (SEGV, "SIGSEGV")])
 def test_crash_is_recorded_and_next_run_goes_on(fakes, spec, signame):
     rows = _run([_task(spec, key="crash"), _task("naive", key="next")])
-    assert rows["crash"]["status"] == "crash"
-    assert signame in rows["crash"]["error"]
-    assert rows["next"]["status"] == "solved"
+    assert rows["crash"].status is Status.CRASH
+    assert signame in rows["crash"].error
+    assert rows["next"].status is Status.SOLVED
 
 
 def test_memory_cap_gives_memout(fakes):
-    rows = _run([_task("fake-hog", key="hog", timeout=30), _task("naive", key="next")],
-                memory_mb=256)
-    assert rows["hog"]["status"] == "memout"
-    assert rows["next"]["status"] == "solved"
+    rows = _run([_task(HOG, key="hog", timeout=30, memory_mb=256),
+                 _task("naive", key="next", memory_mb=256)])
+    assert rows["hog"].status is Status.MEMOUT
+    assert rows["hog"].memory_mb == 256
+    assert rows["next"].status is Status.SOLVED
 
 
 def test_invalid_solution_is_wrong(fakes):
-    rows = _run([_task("fake-liar", key="liar")])
-    assert rows["liar"]["status"] == "wrong"
-    assert rows["liar"]["verified"] is False
-    assert "invalid solution" in rows["liar"]["error"]
+    rows = _run([_task(LIAR, key="liar")])
+    assert rows["liar"].status is Status.WRONG
+    assert rows["liar"].verified is False
+    assert "invalid solution" in rows["liar"].error
 
 
 def test_unsat_claim_against_a_verified_solution_is_a_disagreement(fakes):
-    rows = list(_run([_task("fake-denier", key="d"), _task("mrv", key="m")]).values())
+    rows = list(_run([_task(DENIER, key="d"), _task("mrv", key="m")]).values())
     checked, found = cross_validate(rows)
-    assert [d.wrong for d in found] == [("fake-denier",)]
-    status = {r["backend"]: r["status"] for r in checked}
-    assert status == {"fake-denier": "wrong", "mrv": "solved"}
+    assert [d.wrong for d in found] == [(DENIER,)]
+    status = {r.backend: r.status for r in checked}
+    assert status == {DENIER: Status.WRONG, "mrv": Status.SOLVED}
 
 
-def _row(backend, count, complete, status="solved", solutions=()):
-    return {"backend": backend, "puzzle": "p", "hash": "h", "status": status, "count": count,
-            "complete": complete, "verified": True if solutions else None,
-            "solutions": list(solutions), "error": None}
+def _row(backend, count, complete, status="solved", solutions=(), **more):
+    return Row(key=backend, backend=backend, puzzle="p", hash="h", status=Status(status),
+               count=count, complete=complete, verified=True if solutions else None,
+               solutions=tuple(solutions), **more)
 
 
 def test_exact_counts_that_differ_are_reported():
@@ -177,20 +118,21 @@ def test_exact_counts_that_differ_are_reported():
             _row("c", 1, False, solutions=["z"])]
     checked, found = cross_validate(rows)
     assert len(found) == 1 and "disagree on the count" in found[0].message
-    assert {r["status"] for r in checked} == {"solved"}
+    assert {r.status for r in checked} == {Status.SOLVED}
 
 
 def test_unique_claims_with_different_solutions_are_wrong():
     rows = [_row("a", 1, True, solutions=["x"]), _row("b", 1, True, solutions=["y"])]
     checked, found = cross_validate(rows)
     assert found and set(found[0].wrong) == {"a", "b"}
-    assert {r["status"] for r in checked} == {"wrong"}
+    assert {r.status for r in checked} == {Status.WRONG}
 
 
 def test_an_answer_past_the_time_limit_is_a_timeout():
-    late = {**_row("a", 1, False, solutions=["x"]), "seconds": 2.3, "timeout": 2.0}
-    assert enforce_time_limit(late)["status"] == "timeout"
-    assert enforce_time_limit({**late, "seconds": 1.9}) == {**late, "seconds": 1.9}
+    late = _row("a", 1, False, solutions=["x"], seconds=2.3, timeout=2.0)
+    assert enforce_time_limit(late).status is Status.TIMEOUT
+    in_time = _row("a", 1, False, solutions=["x"], seconds=1.9, timeout=2.0)
+    assert enforce_time_limit(in_time) == in_time
 
 
 def test_agreeing_backends_give_no_disagreement():
@@ -218,7 +160,8 @@ def test_jobs_never_exceed_the_cores():
 @pytest.mark.skipif(usable_cores() < 2, reason="needs two cores")
 @pytest.mark.parametrize("cores, workers", [(1, 2), (2, 1)])
 def test_a_run_counts_its_cores(cores, workers):
-    tasks = [Task(str(i), "naive", parse_grid(ANTI_NAIVE), 1, 0.3, cores) for i in range(2)]
+    tasks = [Task(str(i), "naive", parse_grid(ANTI_NAIVE), 1, ResourceLimits(0.3, cores=cores))
+             for i in range(2)]
     with LocalExecutor(2) as executor:
         for task in tasks:
             executor.submit(task)
@@ -228,7 +171,7 @@ def test_a_run_counts_its_cores(cores, workers):
 
 
 def test_progress_is_silent_off_a_terminal():
-    from sudokucp.report import Progress  # pandas stays out of the workers importing this module
+    from sudokucp.progress import Progress
 
     stream = io.StringIO()
     progress = Progress(3, stream)
@@ -260,7 +203,7 @@ def test_resume_skips_finished_runs_and_tolerates_a_torn_line(tmp_path):
     assert any("torn" in note or "run again" in note for note in again.notes)
     rows, notes = ResultLog(log).load()
     assert len(rows) == 6 and not notes
-    assert len({r["key"] for r in rows}) == 6
+    assert len({r.key for r in rows}) == 6
     assert bench(config).ran == 0
 
 
@@ -303,11 +246,11 @@ def test_cli_refuses_bad_input(tmp_path, args, message):
 
 def test_cli_exits_non_zero_on_disagreement_unless_told(tmp_path, fakes):
     _small_file(tmp_path, [EASY])
-    args = ["--backends", "mrv,fake-denier", "--puzzles", "small.txt", "--out", "out"]
+    args = ["--backends", f"mrv,{DENIER}", "--puzzles", "small.txt", "--out", "out"]
     failed = _cli(*args, cwd=tmp_path)
     assert failed.returncode == 1, failed.stderr
     assert "DISAGREEMENT" in failed.stdout
-    assert "fake-denier" in (tmp_path / "out" / "summary.md").read_text()
+    assert DENIER in (tmp_path / "out" / "summary.md").read_text()
     assert _cli(*args, "--no-fail-on-disagreement", cwd=tmp_path).returncode == 0
 
 
@@ -317,7 +260,7 @@ def test_ctrl_c_kills_workers_and_keeps_finished_runs(tmp_path, fakes, monkeypat
     monkeypatch.setenv(PID_DIR, str(pids))
     _small_file(tmp_path, [EASY, EASY.replace("3", "0", 1)])
     proc = subprocess.Popen([sys.executable, "-m", "sudokucp", "bench", "--backends", "mrv",
-                             "fake-stubborn", "--puzzles", "small.txt", "--out", "out",
+                             STUBBORN, "--puzzles", "small.txt", "--out", "out",
                              "--timeout", "60"], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 20

@@ -18,6 +18,7 @@ from sudokucp.backends import (
     from_spec,
 )
 from sudokucp.check import explain
+from sudokucp.executors import EXECUTORS
 from sudokucp.formats import WRITERS, Entry, read_puzzles
 from sudokucp.puzzle import Puzzle, PuzzleError, Shape, to_line
 from sudokucp.result import Result, Status
@@ -252,6 +253,8 @@ def _add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--memory", type=int, default=4096, metavar="MB",
                    help="address-space cap per worker (default 4096; 0 = none)")
     p.add_argument("--max-puzzles", type=int, metavar="K", help="the first K puzzles of each file")
+    p.add_argument("--executor", choices=list(EXECUTORS), default="local",
+                   help="where the runs execute (default local: worker processes here)")
     p.add_argument("--no-fail-on-disagreement", dest="fail_on_disagreement",
                    action="store_false", help="exit 0 even when answers are wrong or disagree")
     p.set_defaults(handler=run_bench)
@@ -260,9 +263,9 @@ def _add_bench(sub: argparse._SubParsersAction) -> None:
 def run_bench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from sudokucp.executors.local import usable_cores
     from sudokucp.harness import BenchConfig, bench
-    from sudokucp.report import Progress
-    from sudokucp.runner import usable_cores
+    from sudokucp.progress import Progress
 
     if args.jobs > usable_cores():
         fail(f"--jobs {args.jobs} exceeds the {usable_cores()} usable cores: using "
@@ -270,7 +273,7 @@ def run_bench(args: argparse.Namespace) -> int:
     specs = [s for item in args.backends for s in item.split(",") if s.strip()]
     config = BenchConfig(specs, args.puzzles, Path(args.out), args.limit, args.timeout,
                          max(1, args.jobs), args.resume, args.seed, args.memory or None,
-                         args.max_puzzles)
+                         args.max_puzzles, args.executor)
     progress: list[Progress] = []
     outcome = bench(config, on_row=lambda row: progress[0](row),
                     on_plan=lambda total: progress.append(Progress(total)))

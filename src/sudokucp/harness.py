@@ -1,13 +1,13 @@
 """The comparison harness: plan (backends x puzzles x options) -> isolated runs -> verified rows.
 
-Where the runs execute is an Executor's business (runner.LocalExecutor here); the plan, the
-verification, the cross-validation and the append-only results log do not depend on it.
+Where the runs execute is an Executor's business (sudokucp.executors, "local" by default); the
+plan, the verification, the cross-validation and the append-only results log do not depend on it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import os
 import platform
 import random
 from collections import defaultdict
@@ -19,12 +19,11 @@ from typing import Any
 from sudokucp.backends import available_backends, from_spec
 from sudokucp.backends.base import Backend
 from sudokucp.check import explain, is_solution
+from sudokucp.executors import Executor, Outcome, ResourceLimits, Task, make_executor
 from sudokucp.formats import read_puzzles, to_line
 from sudokucp.puzzle import Puzzle
-from sudokucp.result import Status
-from sudokucp.runner import Executor, LocalExecutor, Outcome, Task, register_extra_backends
+from sudokucp.result import Row, Status
 
-Row = dict[str, Any]
 RESULTS = "results.jsonl"
 
 
@@ -40,9 +39,8 @@ class Contender:
 
     @classmethod
     def from_backend(cls, backend: Backend) -> Contender:
-        workers = backend.options.get("workers", 1)
-        cores = int(workers) if isinstance(workers, int) and workers > 0 else os.cpu_count() or 1
-        return cls(backend.label, backend.name, dict(backend.options), backend.version(), cores)
+        return cls(backend.label, backend.name, dict(backend.options), backend.version(),
+                   backend.cores)
 
 
 @dataclass(frozen=True)
@@ -65,8 +63,8 @@ class Disagreement:
 
 
 def resolve(specs: Iterable[str]) -> list[Contender]:
-    """Contenders from specs such as 'mrv:order=static'; 'all' means every available backend."""
-    register_extra_backends()
+    """Contenders from specs such as 'mrv:order=static' or 'pkg.mod:Class'; 'all' means every
+    available backend."""
     expanded = [name for spec in specs for name in
                 (available_backends() if spec.strip().lower() == "all" else [spec])]
     contenders: dict[str, Contender] = {}
@@ -93,11 +91,14 @@ def run_key(label: str, digest: str, limit: int) -> str:
 
 
 def plan(contenders: Sequence[Contender], datasets: Sequence[Dataset], *, limit: int = 1,
-         timeout: float | None = None, seed: int | None = None) -> list[Task]:
+         timeout: float | None = None, memory_mb: int | None = None,
+         seed: int | None = None) -> list[Task]:
     """Every contender on every puzzle, puzzle by puzzle; a puzzle seen twice runs once."""
     puzzles = [(d.name, p) for d in datasets for p in d.puzzles]
     if seed is not None:
         random.Random(seed).shuffle(puzzles)
+    limits = {c.label: ResourceLimits(timeout, memory_mb=memory_mb, cores=c.cores)
+              for c in contenders}
     tasks, seen = [], set()
     for dataset, puzzle in puzzles:
         line = puzzle.to_line()
@@ -107,11 +108,11 @@ def plan(contenders: Sequence[Contender], datasets: Sequence[Dataset], *, limit:
                 seen.add(key)
                 meta = {"dataset": dataset, "name": c.name, "options": c.options,
                         "version": c.version, "grid": line}
-                tasks.append(Task(key, c.label, puzzle, limit, timeout, c.cores, meta))
+                tasks.append(Task(key, c.label, puzzle, limit, limits[c.label], meta))
     return tasks
 
 
-def verify(outcome: Outcome, memory_mb: int | None = None) -> Row:
+def verify(outcome: Outcome) -> Row:
     """The row of a finished run; a claimed solution the judge refuses makes it WRONG."""
     task, result = outcome.task, outcome.result
     puzzle = task.puzzle
@@ -120,18 +121,17 @@ def verify(outcome: Outcome, memory_mb: int | None = None) -> Row:
     if bad:
         status, error = Status.WRONG, "invalid solution: " + "; ".join(explain(puzzle, bad[0])[:3])
     shape = puzzle.shape
-    return {
-        "key": task.key, "backend": task.spec, "name": task.meta.get("name"),
-        "options": task.meta.get("options", {}), "dataset": task.meta.get("dataset", ""),
-        "puzzle": puzzle.name, "hash": puzzle.digest, "box": f"{shape.box_rows}x{shape.box_cols}",
-        "grid": task.meta.get("grid") or puzzle.to_line(), "status": status.value,
-        "verified": (not bad) if result.solutions else None, "seconds": result.seconds,
-        "wall": outcome.wall, "count": result.count, "complete": result.complete,
-        "solutions": [to_line(shape, s) for s in result.solutions],
-        "stats": dict(result.stats),
-        "error": error, "limit": task.limit, "timeout": task.timeout, "memory_mb": memory_mb,
-        "versions": {"backend": task.meta.get("version"), "python": platform.python_version()},
-    }
+    return Row(
+        key=task.key, backend=task.spec, name=task.meta.get("name"),
+        options=task.meta.get("options", {}), dataset=task.meta.get("dataset", ""),
+        puzzle=puzzle.name, hash=puzzle.digest, box=f"{shape.box_rows}x{shape.box_cols}",
+        grid=task.meta.get("grid") or puzzle.to_line(), status=status,
+        verified=(not bad) if result.solutions else None, seconds=result.seconds,
+        wall=outcome.wall, count=result.count, complete=result.complete,
+        solutions=tuple(to_line(shape, s) for s in result.solutions), stats=dict(result.stats),
+        error=error, limit=task.limit, timeout=task.limits.time_limit,
+        memory_mb=task.limits.memory_mb,
+        versions={"backend": task.meta.get("version"), "python": platform.python_version()})
 
 
 class ResultLog:
@@ -149,10 +149,10 @@ class ResultLog:
         for number, line in enumerate(self.path.read_bytes().splitlines(keepends=True), 1):
             try:
                 if line.strip():
-                    rows.append(json.loads(line))
+                    rows.append(Row.from_dict(json.loads(line)))
                     torn = None
-            except ValueError:
-                notes.append(f"{self.path}: line {number} is not a JSON record; skipped")
+            except (ValueError, KeyError, TypeError, AttributeError):
+                notes.append(f"{self.path}: line {number} is not a result record; skipped")
                 torn = offset
             offset += len(line)
         if torn is not None:  # the last record was cut short: drop it so appends start clean
@@ -166,7 +166,7 @@ class ResultLog:
         self.handle = self.path.open("a" if append else "w", encoding="utf-8")
 
     def write(self, row: Row) -> None:
-        self.handle.write(json.dumps(row) + "\n")
+        self.handle.write(json.dumps(row.to_dict()) + "\n")
         self.handle.flush()
 
     def close(self) -> None:
@@ -176,14 +176,13 @@ class ResultLog:
 
 
 def execute(tasks: Iterable[Task], executor: Executor, log: ResultLog | None = None, *,
-            memory_mb: int | None = None,
             on_row: Callable[[Row], None] | None = None) -> Iterator[Row]:
     """Submit every task, then yield verified rows as runs finish, each logged before it is
     yielded."""
     for task in tasks:
         executor.submit(task)
     for outcome in executor.results():
-        row = verify(outcome, memory_mb)
+        row = verify(outcome)
         if log is not None:
             log.write(row)
         if on_row is not None:
@@ -194,10 +193,10 @@ def execute(tasks: Iterable[Task], executor: Executor, log: ResultLog | None = N
 def enforce_time_limit(row: Row) -> Row:
     """An answer that came after the time limit (a backend that cannot be interrupted, caught
     within the kill's grace) counts as a TIMEOUT; its solutions still serve cross-validation."""
-    limit = row.get("timeout")
-    if row["status"] in ("solved", "unsat") and limit and row["seconds"] > limit:
-        return {**row, "status": Status.TIMEOUT.value,
-                "error": f"answered after {row['seconds']:.2f} s, past the {limit:g} s limit"}
+    limit = row.timeout
+    if row.answered and limit and row.seconds > limit:
+        return dataclasses.replace(row, status=Status.TIMEOUT, error=f"answered after "
+                                   f"{row.seconds:.2f} s, past the {limit:g} s limit")
     return row
 
 
@@ -205,7 +204,7 @@ def cross_validate(rows: Sequence[Row]) -> tuple[list[Row], list[Disagreement]]:
     """Rows with the WRONG verdicts that only comparison reveals, and the disagreements found."""
     by_puzzle: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
-        by_puzzle[row["hash"]].append(row)
+        by_puzzle[row.hash].append(row)
     checked, found = [], []
     for group in by_puzzle.values():
         group_rows, group_found = _judge_puzzle(group)
@@ -215,32 +214,31 @@ def cross_validate(rows: Sequence[Row]) -> tuple[list[Row], list[Disagreement]]:
 
 
 def _judge_puzzle(group: list[Row]) -> tuple[list[Row], list[Disagreement]]:
-    name, digest = group[0]["puzzle"], group[0]["hash"]
-    found = [Disagreement(name, digest, f"{r['backend']}: {r['error']}", (r["backend"],))
-             for r in group if r["status"] == Status.WRONG.value]
-    known = {s for r in group if r["verified"] for s in r["solutions"]}
-    exact = [r for r in group if r["complete"] and r["status"] in ("solved", "unsat")]
-    short = [r for r in exact if r["count"] < len(known)]
+    name, digest = group[0].puzzle, group[0].hash
+    found = [Disagreement(name, digest, f"{r.backend}: {r.error}", (r.backend,))
+             for r in group if r.status is Status.WRONG]
+    known = {s for r in group if r.verified for s in r.solutions}
+    exact = [r for r in group if r.complete and r.answered]
+    short = [r for r in exact if r.count < len(known)]
     if short:
-        labels = tuple(r["backend"] for r in short)
-        claims = ", ".join(f"{r['backend']} {r['count']}" for r in short)
+        labels = tuple(r.backend for r in short)
+        claims = ", ".join(f"{r.backend} {r.count}" for r in short)
         found.append(Disagreement(name, digest, f"complete searches claim fewer solutions "
                                   f"({claims}) than the {len(known)} verified ones found", labels))
-    counts = {r["count"] for r in exact} - {r["count"] for r in short}
+    counts = {r.count for r in exact} - {r.count for r in short}
     if len(counts) > 1:
-        claims = ", ".join(f"{r['backend']} {r['count']}" for r in exact if r not in short)
+        claims = ", ".join(f"{r.backend} {r.count}" for r in exact if r not in short)
         found.append(Disagreement(name, digest, f"complete searches disagree on the count: "
                                   f"{claims}"))
     wrong = {label for d in found for label in d.wrong}
-    rows = [_mark_wrong(r) if r["backend"] in wrong and r["status"] != "wrong" else r
+    rows = [_mark_wrong(r) if r.backend in wrong and r.status is not Status.WRONG else r
             for r in group]
     return rows, found
 
 
 def _mark_wrong(row: Row) -> Row:
-    return {**row, "status": Status.WRONG.value,
-            "error": f"contradicted by a verified solution (claimed {row['status']}, "
-                     f"{row['count']} solutions)"}
+    return dataclasses.replace(row, status=Status.WRONG, error=f"contradicted by a verified "
+                               f"solution (claimed {row.status.value}, {row.count} solutions)")
 
 
 @dataclass
@@ -257,6 +255,7 @@ class BenchConfig:
     seed: int | None = None
     memory_mb: int | None = 4096
     max_puzzles: int | None = None
+    executor: str = "local"
 
 
 @dataclass
@@ -278,25 +277,25 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
           executor: Executor | None = None) -> BenchOutcome:
     """Plan, run what is not done yet, cross-validate, write the tables; Ctrl-C keeps results.
 
-    Runs go to `executor`, by default worker processes on this machine."""
+    Runs go to `executor`, by default the one `config.executor` names."""
     from sudokucp.report import write_reports
 
     contenders = resolve(config.backends)
     datasets = [load_dataset(p, config.max_puzzles) for p in config.puzzles]
     problems = [msg for d in datasets for msg in d.problems]
     tasks = plan(contenders, datasets, limit=config.limit, timeout=config.timeout,
-                 seed=config.seed)
+                 memory_mb=config.memory_mb, seed=config.seed)
     log = ResultLog(config.out / RESULTS)
     old, notes = log.load() if config.resume else ([], [])
-    done = {row["key"] for row in old}
+    done = {row.key for row in old}
     todo = [t for t in tasks if t.key not in done]
     if on_plan is not None:
         on_plan(len(todo))
     rows, interrupted = list(old), False
+    executor = executor or make_executor(config.executor, jobs=config.jobs)
     log.open(append=config.resume)
-    executor = executor or LocalExecutor(config.jobs, memory_mb=config.memory_mb)
     try:
-        for row in execute(todo, executor, log, memory_mb=config.memory_mb, on_row=on_row):
+        for row in execute(todo, executor, log, on_row=on_row):
             rows.append(row)
     except KeyboardInterrupt:
         interrupted = True
@@ -314,7 +313,7 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
 
 def _latest(rows: list[Row]) -> list[Row]:
     """One row per key, the last written."""
-    return list({row["key"]: row for row in rows}.values())
+    return list({row.key: row for row in rows}.values())
 
 
 def outcome_note(config: BenchConfig) -> dict[str, Any]:

@@ -1,35 +1,32 @@
 """Tables and pictures from result rows: results.csv, summary.csv, cactus.png, summary.md.
 
-Every file is written under a temporary name and renamed, so a reader never sees half of one.
+Every file is written under a temporary name and renamed (sudokucp.files), so a reader never sees
+half of one.
 """
 
 from __future__ import annotations
 
-import os
-import sys
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pandas as pd
 
-from sudokucp.result import Status
+from sudokucp.files import atomic_write, write_text
+from sudokucp.result import ANSWERED, Row, Status
 
-ANSWERED = ("solved", "unsat")  # statuses whose time says what an answer costs
-COUNTED = {"solved": "solved", "unsat": "unsat", "timeouts": "timeout", "unknown": "unknown",
-           "errors": "error", "crashes": "crash", "memouts": "memout", "wrong": "wrong"}
-RESULT_COLUMNS = ["dataset", "puzzle", "hash", "backend", "name", "status", "verified", "seconds",
-                  "wall", "count", "complete", "limit", "timeout", "error", "version", "grid"]
+COUNTED = {"solved": Status.SOLVED, "unsat": Status.UNSAT, "timeouts": Status.TIMEOUT,
+           "unknown": Status.UNKNOWN, "errors": Status.ERROR, "crashes": Status.CRASH,
+           "memouts": Status.MEMOUT, "wrong": Status.WRONG}  # summary column: runs that ended so
+RESULT_COLUMNS = list(Row.columns())
 
 
-def results_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+def results_frame(rows: Sequence[Row]) -> pd.DataFrame:
     """One line per run; stats become columns named after them (nodes, guesses, ...)."""
     records = []
     for row in rows:
-        record = {k: row.get(k) for k in RESULT_COLUMNS}
-        record["version"] = (row.get("versions") or {}).get("backend")
-        record.update({k: v for k, v in (row.get("stats") or {}).items() if k not in record})
+        record = row.record()
+        record.update({k: v for k, v in row.stats.items() if k not in record})
         records.append(record)
     frame = pd.DataFrame.from_records(records, columns=_columns(records))
     return frame.sort_values(["dataset", "puzzle", "backend"], kind="stable", ignore_index=True)
@@ -45,8 +42,9 @@ def summary_frame(results: pd.DataFrame) -> pd.DataFrame:
     lines = []
     for (backend, dataset), group in results.groupby(["backend", "dataset"], sort=True):
         line: dict[str, Any] = {"backend": backend, "dataset": dataset, "runs": len(group)}
-        line |= {name: int((group["status"] == status).sum()) for name, status in COUNTED.items()}
-        answered = group[group["status"].isin(ANSWERED)]
+        line |= {name: int((group["status"] == status.value).sum())
+                 for name, status in COUNTED.items()}
+        answered = group[group["status"].isin([status.value for status in ANSWERED])]
         seconds = answered["seconds"].astype(float)
         line |= {"median_s": seconds.median(), "mean_s": seconds.mean(),
                  "p90_s": seconds.quantile(0.9), "max_s": seconds.max()}
@@ -77,7 +75,7 @@ def cactus(results: pd.DataFrame, path: Path, title: str = "") -> None:
     if not solved.empty:
         ax.legend(fontsize="small")
     fig.tight_layout()
-    _atomic(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
+    atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
     plt.close(fig)
 
 
@@ -126,71 +124,16 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def write_reports(rows: Sequence[Mapping[str, Any]], disagreements: Sequence[Any], out: Path,
+def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
                   settings: Mapping[str, Any], problems: Sequence[str] = ()) -> list[Path]:
     """results.csv, summary.csv, cactus.png and summary.md in `out`; their paths."""
     out.mkdir(parents=True, exist_ok=True)
     results = results_frame(rows)
     summary = summary_frame(results) if not results.empty else pd.DataFrame()
     paths = [out / name for name in ("results.csv", "summary.csv", "cactus.png", "summary.md")]
-    _atomic(paths[0], lambda tmp: results.to_csv(tmp, index=False))
-    _atomic(paths[1], lambda tmp: summary.to_csv(tmp, index=False, float_format="%.6g"))
+    atomic_write(paths[0], lambda tmp: results.to_csv(tmp, index=False))
+    atomic_write(paths[1], lambda tmp: summary.to_csv(tmp, index=False, float_format="%.6g"))
     cactus(results, paths[2]) if not results.empty else None
     text = markdown(summary, disagreements, settings, problems)
     write_text(paths[3], text)
     return [p for p in paths if p.exists()]
-
-
-def write_text(path: Path, text: str) -> None:
-    """Write a text file whole or not at all: a temporary name, then a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _atomic(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
-
-
-def _atomic(path: Path, write: Callable[[str], None]) -> None:
-    """Write through a temporary name in the same folder, then rename over `path`."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(str(tmp))
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-class Progress:
-    """A one-line progress bar with rate and ETA on a terminal; silent otherwise."""
-
-    def __init__(self, total: int, stream: IO[str] = sys.stderr, width: int = 30) -> None:
-        self.total, self.stream, self.width = total, stream, width
-        self.done, self.start = 0, time.monotonic()
-        self.active = total > 0 and stream.isatty()
-        self.shown = 0.0
-
-    def __call__(self, row: Mapping[str, Any]) -> None:
-        self.done += 1
-        now = time.monotonic()
-        if self.active and (now - self.shown > 0.1 or self.done == self.total):
-            self.shown = now
-            self.stream.write("\r" + self.line(now) + ("\n" if self.done == self.total else ""))
-            self.stream.flush()
-
-    def line(self, now: float) -> str:
-        elapsed = now - self.start
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - self.done) / rate if rate else 0.0
-        filled = self.width * self.done // self.total
-        bar = "#" * filled + "." * (self.width - filled)
-        return (f"[{bar}] {self.done}/{self.total}  {rate:.1f} runs/s  "
-                f"ETA {_clock(eta)}  elapsed {_clock(elapsed)}")
-
-    def finish(self) -> None:
-        if self.active and self.done != self.total:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(int(seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}"

@@ -1,10 +1,10 @@
-"""Status and Result: what a backend says of one puzzle."""
+"""Status and Result: what a backend says of one puzzle; Row: what the harness writes of a run."""
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
 from sudokucp.puzzle import Grid
@@ -21,6 +21,9 @@ class Status(enum.Enum):
     WRONG = "wrong"
     CRASH = "crash"
     MEMOUT = "memout"
+
+
+ANSWERED = frozenset({Status.SOLVED, Status.UNSAT})  # an answer: its time says what one costs
 
 
 @dataclass(frozen=True)
@@ -69,3 +72,83 @@ class Result:
         return cls(data["backend"], data["puzzle"], Status(data["status"]),
                    tuple(tuple(s) for s in data.get("solutions", ())), bool(data["complete"]),
                    float(data["seconds"]), dict(data.get("stats", {})), data.get("error"))
+
+
+def _column(default: Any = None, *, name: str | None = None, item: str | None = None,
+            **kwargs: Any) -> Any:
+    """A Row field that is also a column of results.csv: named `name` (the field's own name by
+    default), holding the value's `item` when one is given."""
+    if "default_factory" not in kwargs:
+        kwargs["default"] = default
+    return field(metadata={"column": name, "item": item}, **kwargs)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Row:
+    """One finished run, as a line of results.jsonl; the fields made with `_column` are the
+    columns of results.csv, in this order."""
+
+    key: str  # run_key(label, hash, limit): what --resume skips
+    dataset: str = _column("")
+    puzzle: str = _column("")
+    hash: str = _column("")
+    backend: str = _column("")  # the label: name with the options that differ from the defaults
+    name: str | None = _column()
+    status: Status = _column(Status.ERROR)
+    verified: bool | None = _column()  # None: no solution claimed
+    seconds: float = _column(0.0)
+    wall: float = _column(0.0)
+    count: int = _column(0)
+    complete: bool = _column(False)
+    limit: int = _column(1)
+    timeout: float | None = _column()
+    error: str | None = _column()
+    versions: Mapping[str, str | None] = _column(name="version", item="backend",
+                                                 default_factory=dict)
+    grid: str = _column("")
+    box: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    solutions: tuple[str, ...] = ()
+    stats: Mapping[str, float] = field(default_factory=dict)
+    memory_mb: int | None = None
+
+    @property
+    def answered(self) -> bool:
+        return self.status in ANSWERED
+
+    @classmethod
+    def columns(cls) -> tuple[str, ...]:
+        """The results.csv columns, in order."""
+        return tuple(_column_name(f) for f in fields(cls) if "column" in f.metadata)
+
+    def record(self) -> dict[str, Any]:
+        """The results.csv cells of this row, column by column."""
+        cells = {}
+        for f in fields(self):
+            if "column" in f.metadata:
+                value = getattr(self, f.name)
+                item = f.metadata["item"]
+                cells[_column_name(f)] = value.get(item) if item else value
+        cells["status"] = self.status.value
+        return cells
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of this row (the keys of results.jsonl)."""
+        data = dict(vars(self))
+        data |= {"status": self.status.value, "solutions": list(self.solutions),
+                 "options": dict(self.options), "stats": dict(self.stats),
+                 "versions": dict(self.versions)}
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Row:
+        """A row from its JSON object; keys it does not know are ignored, missing ones default."""
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        values["status"] = Status(data["status"])
+        values["solutions"] = tuple(data.get("solutions") or ())
+        return cls(**values)
+
+
+def _column_name(f: Field) -> str:
+    return f.metadata["column"] or f.name

@@ -1,0 +1,84 @@
+"""What every executor shares: the Executor protocol, Task, Outcome, ResourceLimits, and the one
+JSON form (to_json / from_json) of what crosses a process boundary: tasks and results."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sudokucp.puzzle import Puzzle, Shape
+from sudokucp.result import Result
+
+GRACE = 0.5  # seconds past the time limit before the kill
+
+
+@dataclass(frozen=True)
+class ResourceLimits:
+    """The limits of one run, enforced from outside the solver: seconds of search (None: none),
+    the grace before the kill, an address-space cap in MB (None: none) and the cores it takes."""
+
+    time_limit: float | None = None
+    grace: float = GRACE
+    memory_mb: int | None = None
+    cores: int = 1
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run: a backend spec on one puzzle with a solution limit, within resource limits."""
+
+    key: str
+    spec: str
+    puzzle: Puzzle
+    limit: int = 1
+    limits: ResourceLimits = ResourceLimits()
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a task: the result (status may be TIMEOUT, CRASH, MEMOUT) and the wall time
+    the parent measured from the start of the search."""
+
+    task: Task
+    result: Result
+    wall: float
+
+
+class Executor(Protocol):
+    """Where runs execute: tasks go in with submit, outcomes come out of results as they finish;
+    close kills whatever still runs. A context manager closes on exit."""
+
+    def submit(self, task: Task) -> None: ...
+
+    def results(self) -> Iterator[Outcome]: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def to_json(value: Task | Result) -> dict[str, Any]:
+    """The JSON-ready form of a task or a result: {"task": {...}} or {"result": {...}}."""
+    if isinstance(value, Result):
+        return {"result": value.to_dict()}
+    puzzle = value.puzzle
+    return {"task": {"key": value.key, "spec": value.spec, "limit": value.limit,
+                     "box": [puzzle.shape.box_rows, puzzle.shape.box_cols],
+                     "cells": puzzle.cells, "name": puzzle.name,
+                     "limits": vars(value.limits), "meta": value.meta}}
+
+
+def from_json(data: Mapping[str, Any]) -> Task | Result:
+    """The task or the result of a `to_json` form (other keys beside it are left alone)."""
+    if "result" in data:
+        return Result.from_dict(data["result"])
+    task = data["task"]
+    puzzle = Puzzle(Shape(*task["box"]), tuple(task["cells"]), task["name"])
+    return Task(task["key"], task["spec"], puzzle, task["limit"],
+                ResourceLimits(**task["limits"]), task["meta"])

@@ -1,0 +1,236 @@
+"""Worker processes of this machine with hard limits: each run in a reusable worker in its own
+process group, the group SIGKILLed past the time limit plus the grace, a death read as CRASH or
+MEMOUT; a worker is replaced only after a kill."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from collections.abc import Iterator
+from typing import IO
+
+from sudokucp.executors.base import Executor, Outcome, Task, from_json, to_json
+from sudokucp.result import Result, Status
+
+STARTUP = 60.0  # seconds a worker may take to import a backend and build it
+MEMORY_SIGNS = re.compile(r"MemoryError|bad_alloc|out of memory|Cannot allocate memory",
+                          re.IGNORECASE)
+
+
+class Worker:
+    """One worker process, its pipes, the run it holds and a buffer of partial output."""
+
+    def __init__(self, memory_mb: int | None) -> None:
+        command = [sys.executable, "-m", "sudokucp.executors.worker", "--parent", str(os.getpid())]
+        if memory_mb:
+            command += ["--memory", str(memory_mb)]
+        self.memory_mb = memory_mb
+        self.errors: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed by discard)
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.errors, start_new_session=True, bufsize=0)
+        self.fd = self.proc.stdout.fileno()
+        self.buffer = b""
+        self.task: Task | None = None
+        self.ident = 0
+        self.started: float | None = None
+        self.deadline = 0.0
+        self.maxrss = 0
+        self.ready: set[str] = set()  # specs built here: their runs start as soon as sent
+
+    def send(self, task: Task, ident: int) -> None:
+        """Hand a run over; a spec new to this worker announces when its search starts."""
+        self.task, self.ident = task, ident
+        known = task.spec in self.ready
+        message = {"id": ident, "announce": not known, **to_json(task)}
+        self.proc.stdin.write((json.dumps(message) + "\n").encode())
+        if known:
+            self.begin(time.monotonic())
+        else:
+            self.started, self.deadline = None, time.monotonic() + STARTUP
+
+    def begin(self, started: float) -> None:
+        """The search started at `started`: the kill comes at the time limit plus the grace."""
+        self.started = started
+        limits = self.task.limits
+        self.deadline = (float("inf") if limits.time_limit is None
+                         else started + limits.time_limit + limits.grace)
+
+    def lines(self) -> list[bytes] | None:
+        """Complete lines read now; None at end of file (the worker died)."""
+        data = os.read(self.fd, 1 << 16)
+        if not data:
+            return None
+        self.buffer += data
+        *lines, self.buffer = self.buffer.split(b"\n")
+        return lines
+
+    def discard(self) -> int:
+        """SIGKILL the whole group, reap the worker, close its files, return its exit code."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.proc.returncode is None:
+            _, status, usage = os.wait4(self.proc.pid, 0)
+            self.proc.returncode = os.waitstatus_to_exitcode(status)
+            self.maxrss = usage.ru_maxrss * 1024
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            pipe.close()
+        self.stderr = self._tail()
+        self.errors.close()
+        return self.proc.returncode
+
+    def _tail(self, size: int = 4096) -> str:
+        self.errors.seek(0, os.SEEK_END)
+        self.errors.seek(max(0, self.errors.tell() - size))
+        return self.errors.read().decode(errors="replace")
+
+
+class LocalExecutor(Executor):
+    """Runs tasks on worker processes of this machine, at most `jobs` cores busy at a time.
+
+    Use it from one thread: a worker dies with the thread that started it (PR_SET_PDEATHSIG)."""
+
+    def __init__(self, jobs: int = 1) -> None:
+        self.cores = max(1, min(jobs, usable_cores()))
+        self.pending: deque[Task] = deque()
+        self.idle: list[Worker] = []
+        self.busy: dict[int, Worker] = {}
+        self.counter = 0
+
+    def submit(self, task: Task) -> None:
+        self.pending.append(task)
+
+    def results(self) -> Iterator[Outcome]:
+        """Outcomes in the order runs finish; stops when every submitted task has one."""
+        while self.pending or self.busy:
+            self._dispatch()
+            yield from self._wait()
+
+    def close(self) -> None:
+        """Kill every worker, busy or idle, and reap them; pending tasks are dropped."""
+        self.pending.clear()
+        for worker in [*self.busy.values(), *self.idle]:
+            worker.discard()
+        self.busy.clear()
+        self.idle.clear()
+
+    def _used(self) -> int:
+        return sum(w.task.limits.cores for w in self.busy.values())
+
+    def _dispatch(self) -> None:
+        while self.pending:
+            task = self.pending[0]
+            cores = min(task.limits.cores, self.cores)
+            if self.busy and self._used() + cores > self.cores:
+                return
+            worker = self._worker(task.limits.memory_mb)
+            self.counter += 1
+            try:
+                worker.send(task, self.counter)
+            except BrokenPipeError:  # an idle worker died: replace it, keep the task
+                worker.discard()
+                continue
+            self.pending.popleft()
+            self.busy[worker.fd] = worker
+
+    def _worker(self, memory_mb: int | None) -> Worker:
+        """An idle worker under this memory cap, or a new one (replacing an idle one under another
+        cap, so that no more workers live than cores)."""
+        for index, worker in enumerate(self.idle):
+            if worker.memory_mb == memory_mb:
+                return self.idle.pop(index)
+        if self.idle:
+            self.idle.pop().discard()
+        return Worker(memory_mb)
+
+    def _wait(self) -> Iterator[Outcome]:
+        now = time.monotonic()
+        first = min(w.deadline for w in self.busy.values())
+        wait = None if first == float("inf") else max(0.0, first - now)
+        ready, _, _ = select.select(list(self.busy), [], [], wait)
+        for fd in ready:
+            outcome = self._read(self.busy[fd])
+            if outcome is not None:
+                yield outcome
+        now = time.monotonic()
+        for worker in [w for w in self.busy.values() if w.deadline <= now]:
+            yield self._expire(worker, now)
+
+    def _read(self, worker: Worker) -> Outcome | None:
+        lines = worker.lines()
+        if lines is None:
+            return self._died(worker)
+        for line in lines:
+            message = json.loads(line)
+            if message.get("id") != worker.ident:
+                continue
+            if "start" in message:
+                worker.ready.add(worker.task.spec)
+                worker.begin(message["start"])  # CLOCK_MONOTONIC spans processes
+            else:
+                return self._finish(worker, from_json(message))
+        return None
+
+    def _finish(self, worker: Worker, result: Result) -> Outcome:
+        wall = time.monotonic() - (worker.started or time.monotonic())
+        del self.busy[worker.fd]
+        task, worker.task = worker.task, None
+        self.idle.append(worker)
+        if result.status is Status.ERROR and MEMORY_SIGNS.search(result.error or ""):
+            result = dataclasses.replace(result, status=Status.MEMOUT)
+        return Outcome(task, result, wall)
+
+    def _expire(self, worker: Worker, now: float) -> Outcome:
+        """The run overstayed: kill the group and record a TIMEOUT (or a stuck start as ERROR)."""
+        del self.busy[worker.fd]
+        worker.discard()
+        task = worker.task
+        if worker.started is None:
+            result = Result(task.spec, task.puzzle.name, Status.ERROR,
+                            error=f"the worker did not start the run within {STARTUP:g} s")
+            return Outcome(task, result, 0.0)
+        wall = now - worker.started
+        result = Result(task.spec, task.puzzle.name, Status.TIMEOUT, seconds=wall,
+                        error=f"killed after {wall:.2f} s")
+        return Outcome(task, result, wall)
+
+    def _died(self, worker: Worker) -> Outcome:
+        """The worker ended on its own mid-run: a crash, or a memory exhaustion under the cap."""
+        del self.busy[worker.fd]
+        code = worker.discard()
+        tail, task = worker.stderr, worker.task
+        wall = time.monotonic() - (worker.started or time.monotonic())
+        cap = task.limits.memory_mb
+        near_cap = bool(cap) and worker.maxrss >= 0.9 * cap * 2**20
+        status = Status.MEMOUT if near_cap or MEMORY_SIGNS.search(tail) else Status.CRASH
+        last = tail.strip().splitlines()[-1:] if tail.strip() else []
+        error = "; ".join([f"worker {describe_exit(code)}", *last])
+        return Outcome(task, Result(task.spec, task.puzzle.name, status, seconds=wall,
+                                    error=error), wall)
+
+
+def describe_exit(code: int) -> str:
+    """'killed by SIGSEGV' or 'exited with status 3'."""
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exited with status {code}"
+
+
+def usable_cores() -> int:
+    """Cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1

@@ -1,0 +1,111 @@
+"""The worker: `python -m sudokucp.executors.worker [--memory MB] [--parent PID]` reads
+{"id", "announce", "task"} lines, answers {"id", "start"} (if announced) then {"id", "result"}.
+
+It stops at end of input and dies with its parent (the kernel's parent-death signal, on Linux).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import ctypes.util
+import json
+import os
+import resource
+import signal
+import sys
+import time
+from collections.abc import Callable, Mapping
+from typing import IO, Any
+
+from sudokucp.executors.base import Task, from_json, to_json
+from sudokucp.puzzle import Puzzle, Shape
+from sudokucp.result import Result, Status
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def run_task(task: Task, backends: dict[str, Any] | None = None,
+             on_start: Callable[[], None] | None = None) -> Result:
+    """Build the task's backend (once per spec in `backends`), call `on_start`, then solve."""
+    backends = {} if backends is None else backends
+    try:
+        backend = _prepare(task.spec, backends)
+    except Exception as err:
+        return Result(task.spec, task.puzzle.name, Status.ERROR,
+                      error=f"{type(err).__name__}: {err}")
+    if on_start is not None:
+        on_start()
+    try:
+        return backend.solve(task.puzzle, limit=task.limit, time_limit=task.limits.time_limit)
+    except MemoryError as err:
+        return Result(backend.label, task.puzzle.name, Status.MEMOUT, error=f"MemoryError: {err}")
+
+
+def _prepare(spec: str, backends: dict[str, Any]) -> Any:
+    """The backend of a spec, built once per worker; a third-party package is loaded by a warm-up
+    solve of an empty 4x4 grid so that no timed run pays for the import."""
+    from sudokucp.backends import from_spec
+
+    if spec not in backends:
+        backend = from_spec(spec)
+        if backend.module is not None:
+            backend.solve(Puzzle.empty(Shape(2, 2)), limit=1, time_limit=5.0)
+        backends[spec] = backend
+    return backends[spec]
+
+
+def serve(requests: IO[bytes], replies: IO[bytes]) -> None:
+    """Answer run requests until the parent closes the pipe."""
+    backends: dict[str, Any] = {}
+    for line in requests:
+        message = json.loads(line)
+        ident = message["id"]
+
+        def announce(ident: int = ident) -> None:
+            _reply(replies, {"id": ident, "start": time.monotonic()})
+
+        task = from_json(message)
+        result = run_task(task, backends, announce if message["announce"] else None)
+        _reply(replies, {"id": ident, **to_json(result)})
+
+
+def _reply(replies: IO[bytes], message: Mapping[str, Any]) -> None:
+    replies.write((json.dumps(message) + "\n").encode())
+    replies.flush()
+
+
+def limit_memory(megabytes: int) -> None:
+    """Cap the address space of this process (and its children)."""
+    cap = megabytes * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+def die_with_parent(parent: int) -> None:
+    """Ask the kernel for a SIGKILL when the parent dies (Linux; elsewhere end of input is the
+    only watch), and exit at once if it is already gone."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # it died before the request took effect
+        os._exit(1)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Worker entry point: protocol on the original stdout, anything else printed goes to stderr."""
+    parser = argparse.ArgumentParser(prog="python -m sudokucp.executors.worker")
+    parser.add_argument("--memory", type=int, metavar="MB", help="address-space cap")
+    parser.add_argument("--parent", type=int, metavar="PID", help="die when this process dies")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when a worker stops
+    if args.parent:
+        die_with_parent(args.parent)
+    if args.memory:
+        limit_memory(args.memory)
+    replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    serve(sys.stdin.buffer, replies)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Misbehaving backends for the harness tests, loaded by their import path ('fake_backends:Liar').
+
+Worker processes import this module too: put `pythonpath()` in their environment.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+from sudokucp.backends.base import Backend
+
+PID_DIR = "SUDOKUCP_TEST_PID_DIR"  # where Stubborn leaves the pid of the process it blocks
+
+
+class _Fake(Backend):
+    description = "misbehaving backend for the harness tests"
+    interruptible = False
+
+
+class Abort(_Fake):
+    name = "fake-abort"
+
+    def _search(self, puzzle, limit, deadline):
+        os.abort()
+
+
+class Segfault(_Fake):
+    name = "fake-segv"
+
+    def _search(self, puzzle, limit, deadline):
+        os.kill(os.getpid(), signal.SIGSEGV)
+        time.sleep(5)
+
+
+class Hog(_Fake):
+    name = "fake-hog"
+
+    def _search(self, puzzle, limit, deadline):
+        chunks = [bytearray(64 * 2**20) for _ in range(1000)]  # 64 GB in all
+        return [], False, {"chunks": len(chunks)}
+
+
+class Liar(_Fake):
+    name = "fake-liar"
+
+    def _search(self, puzzle, limit, deadline):
+        return [tuple(v or 1 for v in puzzle.cells)], False, {}
+
+
+class Denier(_Fake):
+    name = "fake-denier"
+
+    def _search(self, puzzle, limit, deadline):
+        return [], True, {}
+
+
+class Stubborn(_Fake):
+    name = "fake-stubborn"
+
+    def _search(self, puzzle, limit, deadline):
+        folder = os.environ.get(PID_DIR)
+        if folder:
+            Path(folder, str(os.getpid())).touch()
+        while True:  # ignores the deadline: only the kill stops it
+            time.sleep(0.01)
+
+
+def pythonpath() -> str:
+    """A PYTHONPATH with this folder first, so that a new process finds this module."""
+    return os.pathsep.join(filter(None, [str(Path(__file__).resolve().parent),
+                                         os.environ.get("PYTHONPATH")]))
+
+
+def spec(cls: type[Backend]) -> str:
+    """The spec that loads `cls` by its import path, here and in a worker."""
+    return f"{__name__}:{cls.__qualname__}"

@@ -1,0 +1,59 @@
+"""The row the harness writes: its columns, its JSON keys, and the committed comparison's log."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from sudokucp.harness import RESULTS, BenchConfig, ResultLog, bench
+from sudokucp.report import RESULT_COLUMNS, results_frame
+from sudokucp.result import ANSWERED, Row, Status
+
+COMPARISON = Path(__file__).resolve().parents[1] / "reports" / "comparison"
+
+
+def _committed(tmp_path: Path) -> Path:
+    """A copy of the committed results log (loading cuts a torn last line off in place)."""
+    out = tmp_path / "comparison"
+    out.mkdir()
+    shutil.copy(COMPARISON / RESULTS, out / RESULTS)
+    return out
+
+
+def test_the_row_type_makes_the_result_columns_in_order():
+    assert list(Row.columns()) == RESULT_COLUMNS
+    assert RESULT_COLUMNS[:6] == ["dataset", "puzzle", "hash", "backend", "name", "status"]
+    assert "version" in RESULT_COLUMNS and "versions" not in RESULT_COLUMNS
+
+
+def test_answered_means_solved_or_unsat():
+    assert set(ANSWERED) == {Status.SOLVED, Status.UNSAT}
+
+
+def test_the_committed_log_loads_with_its_keys_unchanged(tmp_path):
+    path = _committed(tmp_path) / RESULTS
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    rows, notes = ResultLog(path).load()
+    assert notes == [] and len(rows) == len(lines) > 0
+    assert [row.to_dict() for row in rows] == lines
+    frame = results_frame(rows)
+    assert list(frame.columns[:len(RESULT_COLUMNS)]) == RESULT_COLUMNS
+    assert set(frame["status"]) <= {status.value for status in Status}
+
+
+def test_resume_over_the_committed_log_runs_nothing_again(tmp_path, shared_puzzles):
+    out = _committed(tmp_path)
+    rows, _ = ResultLog(out / RESULTS).load()
+    backends = sorted({row.backend for row in rows})
+    puzzles = []
+    for name in ("top95.txt", "royle17.txt"):  # the first 100 grids of each, as the run read
+        lines = (shared_puzzles / name).read_text().splitlines(keepends=True)[:100]
+        puzzles.append(tmp_path / name)
+        puzzles[-1].write_text("".join(lines))
+    config = BenchConfig(backends, puzzles, out, timeout=0.5, resume=True, seed=1,
+                         max_puzzles=100)
+    outcome = bench(config)
+    assert (outcome.ran, outcome.skipped) == (0, len(rows))
+    assert len(outcome.rows) == len(rows) and not outcome.notes
+    assert (out / "summary.csv").read_text().startswith("backend,dataset,runs,solved")
