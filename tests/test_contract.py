@@ -10,6 +10,7 @@ import pytest
 
 from sudokucp.backends import (
     BACKENDS,
+    OptionError,
     UnknownBackend,
     backend_class,
     from_spec,
@@ -117,3 +118,9 @@ def test_solve_runs_a_backend_from_outside_the_package(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("SOLVED  28 solutions  ")
     assert "outside" not in BACKENDS
+
+
+def test_cpsat_refuses_zero_workers():
+    pytest.importorskip("ortools", reason="OR-tools is not installed")
+    with pytest.raises(OptionError, match="at least 1, not 0"):
+        from_spec("cpsat:workers=0")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sudokucp.backends.base import TIMED_OUT, Backend, SearchOutcome
+from sudokucp.backends.base import TIMED_OUT, Backend, OptionError, SearchOutcome
 from sudokucp.puzzle import Grid, Puzzle, geometry
 
 
@@ -69,10 +69,16 @@ class CPSat(Backend):
     defaults = {"model": "integer", "workers": 1}
     choices = {"model": ("integer", "boolean")}
 
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        if self.options["workers"] < 1:
+            raise OptionError(f"option 'workers' of 'cpsat' is a number of threads, at least 1, "
+                              f"not {self.options['workers']}")
+
     @property
     def cores(self) -> int:
         """CP-SAT's worker threads: the harness keeps that many cores free for one run."""
-        return max(1, self.options["workers"])
+        return self.options["workers"]
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         from ortools.sat.python import cp_model
@@ -103,7 +109,7 @@ class CPSat(Backend):
         solver = cp_model.CpSolver()
         params = solver.parameters
         # several workers may report one solution twice while enumerating: enumerate with one
-        params.num_workers = 1 if enumerate_all else max(1, self.options["workers"])
+        params.num_workers = 1 if enumerate_all else self.options["workers"]
         params.log_search_progress = False
         params.catch_sigint_signal = False
         params.enumerate_all_solutions = enumerate_all
