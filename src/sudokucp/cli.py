@@ -6,7 +6,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import chain
 
 from sudokucp.backends import (
     ALIASES,
@@ -19,7 +20,7 @@ from sudokucp.backends import (
 )
 from sudokucp.check import explain
 from sudokucp.executors import EXECUTORS
-from sudokucp.formats import WRITERS, Entry, read_puzzles
+from sudokucp.formats import WRITERS, DuplicateGiven, Entry, iter_entries
 from sudokucp.puzzle import Puzzle, PuzzleError, Shape, to_line
 from sudokucp.result import Result, Status
 
@@ -53,17 +54,49 @@ def _positive(text: str) -> float:
     return value
 
 
-def _entries(source: str, shape: Shape | None) -> list[Entry]:
-    """Puzzle entries of a file; a file that cannot be read is a usage error."""
-    entries = read_puzzles(source, shape=shape)
-    if not entries:
-        raise CommandError(f"{source}: no puzzle found")
-    return entries
+MAX_SHOWN = 10  # unreadable entries of a file reported in full; the others are counted
+
+
+def _label(source: str) -> str:
+    return "stdin" if source == "-" else source
+
+
+def _entries(source: str, shape: Shape | None) -> Iterator[Entry]:
+    """Puzzle entries of a file as they are read; no file, or no entry in it, is a usage error."""
+    found = False
+    for entry in iter_entries(source, shape=shape):
+        found = True
+        yield entry
+    if not found:
+        raise CommandError(f"{_label(source)}: no puzzle found")
+
+
+def _with_many(entries: Iterator[Entry]) -> tuple[Iterator[Entry], bool]:
+    """The same entries, and whether there is more than one (two are read ahead, no more)."""
+    first = next(entries)
+    second = next(entries, None)
+    return chain([first] if second is None else [first, second], entries), second is not None
 
 
 def _report_bad(source: str, entry: Entry) -> None:
-    label = "stdin" if source == "-" else source
-    fail(f"{label}: {entry.error}")
+    fail(f"{_label(source)}: {entry.error}")
+
+
+class BadEntries:
+    """Unreadable entries of a file: the first MAX_SHOWN in full, then a line counting the rest."""
+
+    def __init__(self, source: str) -> None:
+        self.source, self.count = source, 0
+
+    def report(self, entry: Entry) -> None:
+        self.count += 1
+        if self.count <= MAX_SHOWN:
+            _report_bad(self.source, entry)
+
+    def finish(self) -> None:
+        if self.count > MAX_SHOWN:
+            fail(f"{_label(self.source)}: {self.count - MAX_SHOWN} more unreadable entries not "
+                 f"shown ({self.count} in all)")
 
 
 # --- solve -----------------------------------------------------------------------------------
@@ -154,17 +187,19 @@ DISPLAYS: dict[str, Display] = {"grid": writer_display("grid"), "line": show_lin
 def run_solve(args: argparse.Namespace) -> int:
     backend = from_spec(args.backend)
     limit = _limit(args)
-    entries = _entries(args.file, args.shape)
-    code = EXIT_OK
+    entries, many = _with_many(_entries(args.file, args.shape))
+    bad, code = BadEntries(args.file), EXIT_OK
     for entry in entries:
         if entry.error is not None:
-            _report_bad(args.file, entry)
+            bad.report(entry)
             code = EXIT_USAGE
             continue
         result = backend.solve(entry.puzzle, limit=limit, time_limit=args.timeout)
-        DISPLAYS[args.format](entry.puzzle, result, args.count, len(entries) > 1)
+        DISPLAYS[args.format](entry.puzzle, result, args.count, many)
+        sys.stdout.flush()
         if result.status is not Status.SOLVED and code == EXIT_OK:
             code = EXIT_UNSOLVED
+    bad.finish()
     return code
 
 
@@ -179,20 +214,27 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_check)
 
 
+def _problems(puzzle: Puzzle) -> list[str]:
+    """What keeps a filled grid from being a solution: empty cells, or digits twice in a unit."""
+    empty = puzzle.shape.cells - puzzle.givens
+    return [f"{empty} empty cells"] if empty else explain(puzzle, puzzle.cells)
+
+
 def run_check(args: argparse.Namespace) -> int:
-    code = EXIT_OK
+    bad, code = BadEntries(args.file), EXIT_OK
     for entry in _entries(args.file, args.shape):
+        if entry.error is not None and not isinstance(entry.error, DuplicateGiven):
+            bad.report(entry)
+            code = EXIT_USAGE
+            continue
         name = entry.puzzle.name if entry.puzzle else f"line {entry.line}"
-        if entry.error is not None:
-            problems = [str(entry.error)]
-        else:
-            empty = entry.puzzle.shape.cells - entry.puzzle.givens
-            problems = [f"{empty} empty cells"] if empty else explain(entry.puzzle,
-                                                                      entry.puzzle.cells)
+        problems = _problems(entry.puzzle) if entry.puzzle else [str(entry.error)]
         print(f"{'INVALID' if problems else 'VALID'}  {name}"
               + (f"  {'; '.join(problems)}" if problems else ""))
-        if problems:
+        sys.stdout.flush()
+        if problems and code == EXIT_OK:
             code = EXIT_UNSOLVED
+    bad.finish()
     return code
 
 
@@ -413,13 +455,16 @@ def _add_rate(sub: argparse._SubParsersAction) -> None:
 def run_rate(args: argparse.Namespace) -> int:
     from sudokucp import rating
 
-    ratings, code = [], EXIT_OK
+    ratings, bad, code = [], BadEntries(args.file), EXIT_OK
     for entry in _entries(args.file, args.shape):
         if entry.error is not None:
-            _report_bad(args.file, entry)
+            bad.report(entry)
             code = EXIT_USAGE
             continue
         ratings.append(rating.rate(entry.puzzle, guesses=not args.no_guesses))
+    bad.finish()
+    if not ratings:
+        return code
     if args.format == "csv":
         print(rating.to_csv(ratings), end="")
     else:

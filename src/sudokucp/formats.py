@@ -1,21 +1,25 @@
-"""Readers: one-line grids, multi-line grids, numeric tokens, many-puzzle files; the writers' table.
+"""Readers: the puzzles of a file as it streams, one grid from text; the writers' table.
 
-Characters: '.', '0', '_' blank; 1-9 then A = 10, B = 11 ... (either case). Numeric grids separate
-numbers with spaces, commas or semicolons. Separators '|', '-', '+' and spaces are ignored.
+A file holds puzzles one per line (the forms of records.py) or grids over several lines (rows in
+any layout of tokens.py), with or without blank lines between them. Skipped: '#' lines, '[Section]'
+headers, rules such as '------+------' and bracket lines such as '|];;'. A title such as 'Grid 01'
+becomes the comment of the grid after it; a CSV header ('quizzes,solutions') says which column
+holds the puzzle and which the solution. Every line is judged as it comes: a bad one yields an
+entry with its error (line, column, reason) and the reading goes on.
 The writers need only the shape and live in puzzle.py; WRITERS names them for `--format`.
 """
 
 from __future__ import annotations
 
-import re
 import sys
-from collections.abc import Iterator
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
-from sudokucp.check import find_conflicts
 from sudokucp.puzzle import (
-    DIGITS,
+    MAX_SIDE,
     Grid,
     Puzzle,
     PuzzleError,
@@ -25,226 +29,321 @@ from sudokucp.puzzle import (
     to_line,
     to_numeric,
 )
+from sudokucp.records import Record, csv_header, split_record
+from sudokucp.tokens import (
+    DuplicateGiven,
+    build,
+    build_rows,
+    cells_of,
+    count_cells,
+    fits,
+    is_tabbed,
+    layout_of,
+    read_solution,
+    value_of,
+)
 
-BLANKS = frozenset("._0")
-SEPARATORS = frozenset(" \t|-+")
-VALUES = {ch: i + 1 for i, ch in enumerate(DIGITS)} | {
-    ch.lower(): i + 1 for i, ch in enumerate(DIGITS) if ch.isalpha()}
-NUMERIC_SPLIT = re.compile(r"[\s,;]+")
-ASCII_DIGITS = frozenset("0123456789")
+__all__ = ["WRITERS", "DuplicateGiven", "Entry", "iter_entries", "load_puzzles", "parse_grid",
+           "parse_many", "read_puzzles", "to_grid", "to_line", "to_numeric"]
 
-Cell = tuple[int, int, int]  # value, line, column (1-based)
+# kinds of line
+BLANK, COMMENT, TITLE, HEADER = "blank", "comment", "title", "header"
+CELLS, BROKEN = "cells", "broken"
+RULE_CHARS = frozenset(" \t|-+=[]{};,")
+MAX_LINE = 1 << 16  # characters; the longest puzzle line (625 numbers and a comment) is far shorter
+MAX_LOOKAHEAD = 64  # lines looked at past a line to tell a 16x16 row from a 4x4 puzzle
+UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+Source = str | Path | Iterable[str] | Iterable[bytes]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
-    """One puzzle of a many-puzzle file, or the error that stopped it."""
+    """One puzzle of a many-puzzle file, or the error that stopped it; `solution` from the file."""
 
     line: int
     puzzle: Puzzle | None = None
     error: PuzzleError | None = None
     comment: str = ""
+    solution: Grid | None = None
 
 
-def _is_comment(line: str) -> bool:
-    stripped = line.strip()
-    return not stripped or stripped.startswith(("#", "["))
+class Line(NamedTuple):
+    """A numbered line of a file and what kind of line it is."""
+
+    number: int
+    kind: str
+    text: str = ""
+    error: PuzzleError | None = None
 
 
-def _is_rule(line: str) -> bool:
-    """A separator line such as '------+-------'."""
-    return all(ch in SEPARATORS or ch == "=" for ch in line)
+# --- lines: decoded, numbered, sorted by kind -------------------------------------------------
+
+def _kind(text: str) -> str:
+    if is_tabbed(text):
+        return CELLS  # even a row of empty fields
+    stripped = text.strip()
+    if not stripped:
+        return BLANK
+    if stripped[0] == "#" or _is_section(stripped) or set(stripped) <= RULE_CHARS:
+        return COMMENT
+    if _is_title(stripped):
+        return TITLE
+    return HEADER if csv_header(stripped) is not None else CELLS
 
 
-def _char_cells(line: str, number: int) -> list[Cell]:
-    cells = []
-    for col, ch in enumerate(line, 1):
-        if ch in BLANKS:
-            cells.append((0, number, col))
-        elif ch in VALUES:
-            cells.append((VALUES[ch], number, col))
-        elif ch not in SEPARATORS:
-            raise PuzzleError(f"character {ch!r} (U+{ord(ch):04X}) is not allowed: use 1-9, "
-                              f"A-Z for 10 and up, and . 0 or _ for a blank",
-                              line=number, column=col)
-    return cells
+def _is_section(text: str) -> bool:
+    """An .sdk section header such as '[Puzzle]' (not '[[7,6,0' nor '[| 7;6')."""
+    return (text[0] == "[" and text[-1] == "]" and text[1:2].isalpha()
+            and not any(ch in ",;|[" for ch in text[1:-1]))
 
 
-def _numeric_cells(line: str, number: int) -> list[Cell]:
-    cells = []
-    for match in re.finditer(r"[^\s,;]+", line):
-        token, col = match.group(), match.start() + 1
-        if token in ("_", "."):
-            cells.append((0, number, col))
-        elif set(token) <= ASCII_DIGITS:
-            cells.append((int(token), number, col))
-        else:
-            raise PuzzleError(f"token {token!r} is not a number (use ASCII digits, 0 or . for "
-                              f"a blank)", line=number, column=col)
-    return cells
+def _is_title(text: str) -> bool:
+    """A grid's title such as 'Grid 01' or 'Puzzle #3'."""
+    words = text.split()
+    return (len(words) == 2 and len(words[0]) >= 3 and words[0].isascii() and words[0].isalpha()
+            and words[1].lstrip("#").isascii() and words[1].lstrip("#").isdigit())
 
 
-def _fits(count: int, shape: Shape | None) -> bool:
-    if shape is not None:
-        return count == shape.cells
-    try:
-        Shape.for_cells(count)
-    except PuzzleError:
-        return False
-    return True
-
-
-def _grid_cells(lines: list[tuple[int, str]], shape: Shape | None) -> list[Cell]:
-    """Cells of one grid from its numbered lines, choosing character or numeric reading."""
-    text = "\n".join(line for _, line in lines)
-    if "," in text or ";" in text:
-        return [c for number, line in lines for c in _numeric_cells(line, number)]
-    chars = [c for number, line in lines for c in _char_cells(line, number)]
-    tokens = NUMERIC_SPLIT.split(text.strip())
-    if (any(len(t) > 1 for t in tokens) and all(set(t) <= ASCII_DIGITS for t in tokens)
-            and _fits(len(tokens), shape) and not _fits(len(chars), shape)):
-        return [c for number, line in lines for c in _numeric_cells(line, number)]
-    return chars
-
-
-def _build(cells: list[Cell], shape: Shape | None, name: str) -> Puzzle:
-    if shape is None:
-        shape = Shape.for_cells(len(cells))
-    elif len(cells) != shape.cells:
-        raise PuzzleError(f"wrong cell count: found {len(cells)}, expected {shape.cells} "
-                          f"for {shape}")
-    for value, line, col in cells:
-        if value > shape.side:
-            raise PuzzleError(f"value {value} is larger than {shape.side}, the largest digit "
-                              f"of a {shape} grid", line=line, column=col)
-    grid = tuple(v for v, _, _ in cells)
-    _refuse_duplicates(shape, grid, cells)
-    return Puzzle(shape, grid, name)
-
-
-def _refuse_duplicates(shape: Shape, grid: Grid, cells: list[Cell]) -> None:
-    for conflict in find_conflicts(shape, grid):
-        _, line, col = cells[conflict.second]
-        raise PuzzleError(f"duplicate given: {conflict.describe(shape)}", line=line, column=col)
-
-
-def parse_grid(text: str, *, shape: Shape | None = None, name: str = "") -> Puzzle:
-    """One grid from text in any supported layout."""
-    lines = [(i, line) for i, line in enumerate(_clean(text).splitlines(), 1)
-             if not _is_comment(line) and not _is_rule(line.strip())]
-    if not lines:
-        raise PuzzleError("no grid found (the text is empty or only comments)")
-    return _build(_grid_cells(lines, shape), shape, name)
-
-
-def _clean(text: str) -> str:
-    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _split_fields(line: str) -> tuple[str, str, str]:
-    """(name, puzzle, comment) of a one-puzzle line: 'index<TAB>puzzle<TAB>comment',
-    'puzzle:count', 'puzzle label' or a bare puzzle."""
-    if "\t" in line:
-        fields = [f.strip() for f in line.split("\t")]
-        if len(fields) >= 2 and fields[0].isdigit() and fields[0].isascii():
-            return fields[0], fields[1], " ".join(fields[2:])
-        return "", fields[0], " ".join(fields[1:])
-    if "," in line or ";" in line:
-        return "", line, ""
-    head, _, rest = line.strip().partition(" ")
-    puzzle, _, extra = head.partition(":")
-    return "", puzzle, " ".join(x for x in (extra, rest.strip()) if x)
-
-
-def _one_per_line(lines: list[tuple[int, str]], shape: Shape | None) -> bool:
-    """True when each line holds a whole puzzle, False when the lines form one grid."""
-    counts = []
-    for number, line in lines:
+def _decode(raw: str | bytes, number: int) -> str | PuzzleError:
+    if isinstance(raw, bytes):
         try:
-            counts.append(len(_grid_cells([(number, _split_fields(line)[1])], shape)))
-        except PuzzleError:
-            counts.append(-1)
-    if len(lines) == 1:
-        return True
-    if len(set(counts)) == 1 and counts[0] == len(lines):
-        return False
-    return _fits(counts[0], shape)
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            column = len(raw[:err.start].decode("utf-8", "replace")) + 1
+            return PuzzleError(f"not UTF-8 text (byte 0x{raw[err.start]:02X})", line=number,
+                               column=column)
+    if "\x00" in raw:
+        return PuzzleError("binary data, not text (a NUL byte)", line=number,
+                           column=raw.index("\x00") + 1)
+    return raw
+
+
+def _classify(number: int, text: str) -> Line:
+    if len(text) > MAX_LINE:
+        error = PuzzleError(f"a line of {len(text):,} characters is too long for a puzzle",
+                            line=number)
+        return Line(number, BROKEN, error=error)
+    return Line(number, _kind(text), text)
+
+
+def _lines(raw_lines: Iterable[str | bytes]) -> Iterator[Line]:
+    """Numbered lines of a text, sorted by kind; CRLF, a lone CR and a UTF-8 BOM are fine."""
+    number = 0
+    for raw in raw_lines:
+        if number == 0 and isinstance(raw, bytes) and raw[:2] in UTF16_MARKS:
+            yield Line(1, BROKEN, error=PuzzleError("UTF-16 text: save the file as UTF-8", line=1))
+            return
+        text = _decode(raw, number + 1)
+        if isinstance(text, PuzzleError):
+            number += 1
+            yield Line(number, BROKEN, error=text)
+            continue
+        if number == 0:
+            text = text.removeprefix("\ufeff")
+        for piece in text.removesuffix("\n").removesuffix("\r").split("\r"):
+            number += 1
+            yield _classify(number, piece)
+
+
+# --- the reader: one line at a time, a grid's rows together -----------------------------------
+
+def _placed(err: PuzzleError, line: int) -> PuzzleError:
+    """The error at `line` unless it names its own, without the traceback that raised it."""
+    return type(err)(sys.intern(err.reason), line=err.line if err.line is not None else line,
+                     column=err.column)
+
+
+def _is_row(count: int) -> bool:
+    """A line of `count` cells may be a row of a grid (no row is longer than MAX_SIDE)."""
+    return 0 < count <= MAX_SIDE
+
+
+def _record_count(line: Line) -> int:
+    return count_cells(split_record(line.text).puzzle)
+
+
+class _Reader:
+    """One file being read: the lines looked ahead, the CSV columns, a title waiting for a grid."""
+
+    def __init__(self, lines: Iterator[Line], shape: Shape | None, stem: str) -> None:
+        self.lines, self.shape, self.stem = lines, shape, stem
+        self.ahead: deque[Line] = deque()
+        self.columns = None
+        self.title = ""
+
+    def entries(self) -> Iterator[Entry]:
+        while (line := self._next()) is not None:
+            if line.kind == BROKEN:
+                yield Entry(line.number, error=line.error)
+            elif line.kind == TITLE:
+                self.title = line.text.strip()
+            elif line.kind == HEADER and "," in line.text:  # a lone 'puzzle' is only a title
+                self.columns = csv_header(line.text)
+            elif line.kind == CELLS:
+                yield self._entry(line)
+
+    def _next(self) -> Line | None:
+        return self.ahead.popleft() if self.ahead else next(self.lines, None)
+
+    def _peek_rows(self, count: int) -> list[Line]:
+        """Up to `count` cell lines ahead in this block, passing over comments; none consumed."""
+        rows: list[Line] = []
+        for i in range(MAX_LOOKAHEAD):
+            if i == len(self.ahead):
+                line = next(self.lines, None)
+                if line is None:
+                    break
+                self.ahead.append(line)
+            line = self.ahead[i]
+            if line.kind != COMMENT and (line.kind != CELLS or len(rows) == count):
+                break
+            if line.kind == CELLS:
+                rows.append(line)
+        return rows
+
+    def _take(self, row: Line) -> None:
+        """Consume the lines ahead up to `row`."""
+        while self.ahead.popleft() is not row:
+            pass
+
+    def _title(self) -> str:
+        title, self.title = self.title, ""
+        return title
+
+    def _entry(self, line: Line) -> Entry:
+        record = split_record(line.text, self.columns)
+        if self._starts_grid(line, count_cells(record.puzzle)):
+            return self._grid(line)
+        return self._single(line, record)
+
+    def _starts_grid(self, line: Line, count: int) -> bool:
+        """A line starts a grid when it may be a row but no whole puzzle, and so may the next."""
+        if self.columns is not None or not _is_row(count):
+            return False
+        if fits(count, self.shape):
+            return count == 16 and self.shape is None and self._sixteen_is_row(line)
+        following = self._peek_rows(1)
+        if not following:
+            return False
+        next_count = _record_count(following[0])
+        return _is_row(next_count) and not fits(next_count, self.shape)
+
+    def _sixteen_is_row(self, line: Line) -> bool:
+        """16 cells: a 16x16 row when one is above 4, or when 16 such lines make the block."""
+        tokens = layout_of(line.text).tokens(line.text)
+        return (any((value_of(token) or 0) > 4 for token, _ in tokens)
+                or len(self._peek_rows(16)) == 15)
+
+    def _grid(self, first: Line) -> Entry:
+        """The rows of a grid: until a blank line, a whole one-line puzzle, or all its rows."""
+        rows, counts = [first], [count_cells(first.text)]
+        while following := self._peek_rows(1):
+            row, count = following[0], count_cells(following[0].text)
+            side = Counter(counts).most_common(1)[0][0]
+            if not _is_row(count) or count != side and fits(_record_count(row), self.shape):
+                break
+            self._take(row)
+            rows.append(row)
+            counts.append(count)
+            if len(rows) == side or len(rows) > MAX_SIDE:
+                break
+        return self._grid_entry(rows)
+
+    def _grid_entry(self, rows: list[Line]) -> Entry:
+        number, comment = rows[0].number, self._title()
+        try:
+            cells = [cells_of(row.text, row.number) for row in rows]
+            puzzle = build_rows(cells, [row.number for row in rows], self.shape,
+                                f"{self.stem}:{number}")
+        except PuzzleError as err:
+            return Entry(number, error=_placed(err, number), comment=comment)
+        return Entry(number, puzzle, comment=comment)
+
+    def _single(self, line: Line, record: Record) -> Entry:
+        name = f"{self.stem}#{record.index}" if record.index else f"{self.stem}:{line.number}"
+        comment = record.comment or self._title()
+        try:
+            puzzle, solution = self._read_record(record, line.number, name)
+        except PuzzleError as err:
+            return Entry(line.number, error=_placed(err, line.number), comment=comment)
+        return Entry(line.number, puzzle, comment=comment, solution=solution)
+
+    def _read_record(self, record: Record, number: int, name: str) -> tuple[Puzzle, Grid | None]:
+        if not record.puzzle:
+            raise PuzzleError("no puzzle on this line (its puzzle field is empty)")
+        puzzle = build(cells_of(record.puzzle, number, record.offset), self.shape, name)
+        if not record.solution:
+            return puzzle, None
+        return puzzle, read_solution(record.solution, puzzle.shape, number,
+                                     record.solution_offset)
+
+
+# --- sources and the public readers -----------------------------------------------------------
+
+def _open(source: Source) -> tuple[Iterator[str | bytes], str]:
+    """Lines of a path, of standard input for '-', or of lines given; with a name stem."""
+    if not isinstance(source, (str, Path)):
+        return iter(source), ""
+    if str(source) == "-":
+        return iter(sys.stdin.buffer), "stdin"
+    path = Path(source)
+    try:
+        handle = path.open("rb")
+    except OSError as err:
+        raise PuzzleError(f"cannot read {path}: {err.strerror or err}") from None
+    return _closing(handle, path), path.stem
+
+
+def _closing(handle, path: Path) -> Iterator[bytes]:
+    with handle:
+        try:
+            yield from handle
+        except OSError as err:
+            raise PuzzleError(f"cannot read {path}: {err.strerror or err}") from None
+
+
+def iter_entries(source: Source, *, shape: Shape | None = None) -> Iterator[Entry]:
+    """Every entry of a puzzle file ('-' for standard input, or lines), yielded as it is read."""
+    raw, stem = _open(source)
+    return _Reader(_lines(raw), shape, stem).entries()
 
 
 def parse_many(text: str, *, shape: Shape | None = None, stem: str = "") -> Iterator[Entry]:
-    """Every puzzle of a text: one per line, or multi-line grids separated by blank lines.
+    """Every puzzle of a text: one per line, or grids over several lines.
 
     An error stops only the puzzle it is in."""
-    for block in _blocks(_clean(text)):
-        if _one_per_line(block, shape):
-            for number, line in block:
-                yield _entry_from_line(number, line, shape, stem)
-        else:
-            yield _entry_from_block(block, shape, stem)
+    return _Reader(_lines(text.split("\n")), shape, stem).entries()
 
 
-def _blocks(text: str) -> Iterator[list[tuple[int, str]]]:
-    block: list[tuple[int, str]] = []
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            if block:
-                yield block
-            block = []
-        elif not _is_comment(line) and not _is_rule(line.strip()):
-            block.append((number, line))
-    if block:
-        yield block
-
-
-def _entry_from_line(number: int, line: str, shape: Shape | None, stem: str) -> Entry:
-    index, grid, comment = _split_fields(line)
-    name = f"{stem}#{index}" if index else f"{stem}:{number}"
-    try:
-        cells = _grid_cells([(number, grid)], shape)
-        offset = line.find(grid)
-        cells = [(v, number, col + offset) for v, _, col in cells]
-        return Entry(number, _build(cells, shape, name), comment=comment)
-    except PuzzleError as err:
-        return Entry(number, error=err.at_line(number), comment=comment)
-
-
-def _entry_from_block(block: list[tuple[int, str]], shape: Shape | None, stem: str) -> Entry:
-    number = block[0][0]
-    try:
-        return Entry(number, _build(_grid_cells(block, shape), shape, f"{stem}:{number}"))
-    except PuzzleError as err:
-        return Entry(number, error=err.at_line(number))
-
-
-def read_text(source: str | Path) -> tuple[str, str]:
-    """(text, stem) of a file path, or of standard input for '-'."""
-    if str(source) == "-":
-        return sys.stdin.read(), "stdin"
-    path = Path(source)
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise PuzzleError(f"cannot read {path}: {err.strerror or err}") from None
-    try:
-        return data.decode("utf-8-sig"), path.stem
-    except UnicodeDecodeError as err:
-        raise PuzzleError(f"{path} is not UTF-8 text (byte {err.start})") from None
-
-
-def read_puzzles(source: str | Path, *, shape: Shape | None = None) -> list[Entry]:
+def read_puzzles(source: Source, *, shape: Shape | None = None) -> list[Entry]:
     """Every entry of a puzzle file ('-' for standard input)."""
-    text, stem = read_text(source)
-    return list(parse_many(text, shape=shape, stem=stem))
+    return list(iter_entries(source, shape=shape))
 
 
-def load_puzzles(source: str | Path, *, shape: Shape | None = None) -> list[Puzzle]:
+def load_puzzles(source: Source, *, shape: Shape | None = None) -> list[Puzzle]:
     """The puzzles of a file; the first bad entry raises with its line."""
     puzzles = []
-    for entry in read_puzzles(source, shape=shape):
+    for entry in iter_entries(source, shape=shape):
         if entry.error is not None:
             raise entry.error
         puzzles.append(entry.puzzle)
     return puzzles
+
+
+def parse_grid(text: str, *, shape: Shape | None = None, name: str = "") -> Puzzle:
+    """One grid from text in any supported layout, on one line or over several."""
+    rows = []
+    for line in _lines(text.split("\n")):
+        if line.kind == BROKEN:
+            raise line.error
+        if line.kind in (CELLS, HEADER):
+            rows.append(line)
+    if not rows:
+        raise PuzzleError("no grid found (the text is empty or only comments)")
+    cells = [cells_of(row.text, row.number) for row in rows]
+    if len(rows) == 1:
+        return build(cells[0], shape, name)
+    return build_rows(cells, [row.number for row in rows], shape, name)
 
 
 WRITERS: dict[str, Writer] = {"grid": to_grid, "line": to_line, "numeric": to_numeric}

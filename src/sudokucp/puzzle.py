@@ -75,8 +75,8 @@ class Shape:
     @classmethod
     def for_cells(cls, count: int) -> Shape:
         """The shape whose grid has `count` cells."""
-        side = round(count**0.5)
-        if side * side != count:
+        side = round(count**0.5) if count > 0 else 0
+        if count < 1 or side * side != count:
             raise PuzzleError(f"{count} cells fits no supported shape (expected a square count "
                               f"such as 16, 36, 81, 144, 256 or 625)")
         return cls.for_side(side)
