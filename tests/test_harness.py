@@ -254,7 +254,9 @@ def test_cli_exits_non_zero_on_disagreement_unless_told(tmp_path, fakes):
     assert _cli(*args, "--no-fail-on-disagreement", cwd=tmp_path).returncode == 0
 
 
-def test_ctrl_c_kills_workers_and_keeps_finished_runs(tmp_path, fakes, monkeypatch):
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_kills_workers_and_keeps_finished_runs(tmp_path, fakes, monkeypatch, signum,
+                                                        code):
     pids = tmp_path / "pids"
     pids.mkdir()
     monkeypatch.setenv(PID_DIR, str(pids))
@@ -266,11 +268,15 @@ def test_ctrl_c_kills_workers_and_keeps_finished_runs(tmp_path, fakes, monkeypat
     deadline = time.monotonic() + 20
     while not list(pids.iterdir()) and time.monotonic() < deadline:
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     _, err = proc.communicate(timeout=20)
-    assert proc.returncode == 130, err
+    assert proc.returncode == code, err
+    name = signal.Signals(signum).name
+    assert f"interrupted by {name}; every finished run is kept" in err
+    assert "Traceback" not in err
     rows = (tmp_path / "out" / "results.jsonl").read_text().splitlines()
     assert [json.loads(r)["backend"] for r in rows] == ["mrv"]
+    assert (tmp_path / "out" / "summary.md").exists()
     for pid in pids.iterdir():
         with pytest.raises(ProcessLookupError):
             os.kill(int(pid.name), 0)

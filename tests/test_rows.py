@@ -51,9 +51,10 @@ def test_resume_over_the_committed_log_runs_nothing_again(tmp_path, shared_puzzl
         lines = (shared_puzzles / name).read_text().splitlines(keepends=True)[:100]
         puzzles.append(tmp_path / name)
         puzzles[-1].write_text("".join(lines))
-    config = BenchConfig(backends, puzzles, out, timeout=0.5, resume=True, seed=1,
-                         max_puzzles=100)
+    config = BenchConfig(backends, puzzles, out, timeout=2, jobs=2, resume=True, seed=1,
+                         max_puzzles=100)  # the settings of the command in reports/README.md
     outcome = bench(config)
     assert (outcome.ran, outcome.skipped) == (0, len(rows))
     assert len(outcome.rows) == len(rows) and not outcome.notes
     assert (out / "summary.csv").read_text().startswith("backend,dataset,runs,solved")
+    assert "- timeout: 2 s per run" in (out / "summary.md").read_text()

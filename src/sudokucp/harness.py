@@ -6,8 +6,8 @@ plan, the verification, the cross-validation and the append-only results log do 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import json
 import platform
 import random
 from collections import defaultdict
@@ -20,27 +20,29 @@ from sudokucp.backends import available_backends, from_spec
 from sudokucp.backends.base import Backend
 from sudokucp.check import explain, is_solution
 from sudokucp.executors import Executor, Outcome, ResourceLimits, Task, make_executor
+from sudokucp.files import FolderBusy, FolderLock
 from sudokucp.formats import read_puzzles, to_line
 from sudokucp.puzzle import Puzzle
 from sudokucp.result import Row, Status
-
-RESULTS = "results.jsonl"
+from sudokucp.runlog import RESULTS, BenchError, ResultLog, check_settings
 
 
 @dataclass(frozen=True)
 class Contender:
-    """A backend configuration taking part: label, registry name, options, version, cores."""
+    """A backend configuration taking part: label, registry name, options, version, cores and
+    the package it needs (None: pure Python)."""
 
     label: str
     name: str
     options: dict[str, Any]
     version: str
     cores: int
+    package: str | None = None
 
     @classmethod
     def from_backend(cls, backend: Backend) -> Contender:
         return cls(backend.label, backend.name, dict(backend.options), backend.version(),
-                   backend.cores)
+                   backend.cores, backend.distribution())
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class Dataset:
     name: str
     puzzles: list[Puzzle]
     problems: list[str] = field(default_factory=list)
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ def load_dataset(path: str | Path, max_puzzles: int | None = None) -> Dataset:
             problems.append(f"{path}: {entry.error}")
         elif max_puzzles is None or len(puzzles) < max_puzzles:
             puzzles.append(entry.puzzle)
-    return Dataset(Path(path).stem, puzzles, problems)
+    return Dataset(Path(path).stem, puzzles, problems, str(path))
 
 
 def run_key(label: str, digest: str, limit: int) -> str:
@@ -132,47 +135,6 @@ def verify(outcome: Outcome) -> Row:
         error=error, limit=task.limit, timeout=task.limits.time_limit,
         memory_mb=task.limits.memory_mb,
         versions={"backend": task.meta.get("version"), "python": platform.python_version()})
-
-
-class ResultLog:
-    """The append-only JSONL file: one flushed line per finished run."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.handle = None
-
-    def load(self) -> tuple[list[Row], list[str]]:
-        """Rows already written and notes on unreadable lines; a torn last line is cut off."""
-        if not self.path.exists():
-            return [], []
-        rows, notes, offset, torn = [], [], 0, None
-        for number, line in enumerate(self.path.read_bytes().splitlines(keepends=True), 1):
-            try:
-                if line.strip():
-                    rows.append(Row.from_dict(json.loads(line)))
-                    torn = None
-            except (ValueError, KeyError, TypeError, AttributeError):
-                notes.append(f"{self.path}: line {number} is not a result record; skipped")
-                torn = offset
-            offset += len(line)
-        if torn is not None:  # the last record was cut short: drop it so appends start clean
-            notes[-1] = notes[-1].replace("skipped", "it will be run again")
-            with self.path.open("r+b") as handle:
-                handle.truncate(torn)
-        return rows, notes
-
-    def open(self, *, append: bool) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.handle = self.path.open("a" if append else "w", encoding="utf-8")
-
-    def write(self, row: Row) -> None:
-        self.handle.write(json.dumps(row.to_dict()) + "\n")
-        self.handle.flush()
-
-    def close(self) -> None:
-        if self.handle is not None:
-            self.handle.close()
-            self.handle = None
 
 
 def execute(tasks: Iterable[Task], executor: Executor, log: ResultLog | None = None, *,
@@ -256,6 +218,8 @@ class BenchConfig:
     memory_mb: int | None = 4096
     max_puzzles: int | None = None
     executor: str = "local"
+    retry: frozenset[Status] = frozenset()  # with resume: finished runs that ended so run again
+    command: str | None = None  # as typed, for the summary
 
 
 @dataclass
@@ -277,38 +241,124 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
           executor: Executor | None = None) -> BenchOutcome:
     """Plan, run what is not done yet, cross-validate, write the tables; Ctrl-C keeps results.
 
-    Runs go to `executor`, by default the one `config.executor` names."""
-    from sudokucp.report import write_reports
-
+    Runs go to `executor`, by default the one `config.executor` names. Raises BenchError."""
     contenders = resolve(config.backends)
     datasets = [load_dataset(p, config.max_puzzles) for p in config.puzzles]
-    problems = [msg for d in datasets for msg in d.problems]
+    require_puzzles(datasets)
     tasks = plan(contenders, datasets, limit=config.limit, timeout=config.timeout,
                  memory_mb=config.memory_mb, seed=config.seed)
-    log = ResultLog(config.out / RESULTS)
-    old, notes = log.load() if config.resume else ([], [])
-    done = {row.key for row in old}
-    todo = [t for t in tasks if t.key not in done]
-    if on_plan is not None:
-        on_plan(len(todo))
-    rows, interrupted = list(old), False
-    executor = executor or make_executor(config.executor, jobs=config.jobs)
-    log.open(append=config.resume)
+    with hold(config.out):
+        log = ResultLog(config.out / RESULTS)
+        old, notes = _resume(log, config, contenders)
+        todo = pending(tasks, old, config.retry)
+        if on_plan is not None:
+            on_plan(len(todo))
+        note = outcome_note(config, contenders)
+        executor = executor or make_executor(config.executor, jobs=config.jobs)
+        new, interrupted = _run(todo, executor, log, config.resume, on_row)
+        checked, disagreements = cross_validate([enforce_time_limit(row)
+                                                 for row in _latest(old + new)])
+        problems = [msg for d in datasets for msg in d.problems]
+        outcome = BenchOutcome(checked, disagreements, problems, notes, len(new),
+                               len(tasks) - len(todo), interrupted)
+        outcome.files = _write_reports(outcome, config.out, note)
+    return outcome
+
+
+def require_puzzles(datasets: Sequence[Dataset]) -> None:
+    """Refuse a puzzle file without one readable puzzle (naming its first problems)."""
+    for data in datasets:
+        if not data.puzzles:
+            shown = [p.removeprefix(f"{data.source}: ") for p in data.problems[:3]]
+            more = len(data.problems) - len(shown)
+            why = "; ".join(shown + ([f"{more} more unreadable entries"] if more else []))
+            raise BenchError(f"{data.source}: no puzzle found" + (f" ({why})" if why else ""))
+
+
+@contextlib.contextmanager
+def hold(out: Path) -> Iterator[None]:
+    """Make the output folder (with its parents) and hold its lock while the block runs."""
     try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise BenchError(f"cannot use {out} as the output folder: it exists and is not a "
+                         f"folder") from None
+    except NotADirectoryError:
+        raise BenchError(f"cannot create the output folder {out}: "
+                         f"{_file_above(out)} is a file, not a folder") from None
+    except OSError as err:
+        raise BenchError(f"cannot create the output folder {out}: {err.strerror}") from None
+    try:
+        lock = FolderLock(out)
+        lock.acquire()
+    except FolderBusy as err:
+        raise BenchError(str(err)) from None
+    except OSError as err:
+        raise BenchError(f"cannot write in the output folder {out}: {err.strerror}") from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _file_above(path: Path) -> Path:
+    """The nearest ancestor of `path` that exists (a file, when mkdir said 'not a directory')."""
+    return next((p for p in path.parents if p.exists()), path)
+
+
+def _resume(log: ResultLog, config: BenchConfig,
+            contenders: Sequence[Contender]) -> tuple[list[Row], list[str]]:
+    """With --resume, the rows logged and notes on bad lines, if their settings are these."""
+    if not config.resume:
+        return [], []
+    try:
+        old, notes = log.load()
+    except OSError as err:
+        raise BenchError(f"cannot read {log.path}: {err.strerror}") from None
+    check_settings(log, old, {"--limit": config.limit, "--timeout": config.timeout,
+                              "--memory": config.memory_mb},
+                   {c.label: c.version for c in contenders})
+    return old, notes
+
+
+def pending(tasks: Sequence[Task], old: Sequence[Row], retry: frozenset[Status]) -> list[Task]:
+    """The tasks not in the log, and those whose logged run ended with a status in `retry`."""
+    shown = {r.key: r.status for r in cross_validate(
+        [enforce_time_limit(r) for r in _latest(list(old))])[0]} if retry else {}
+    done = {r.key for r in old}
+    return [t for t in tasks if t.key not in done or shown.get(t.key) in retry]
+
+
+def _run(todo: Sequence[Task], executor: Executor, log: ResultLog, append: bool,
+         on_row: Callable[[Row], None] | None) -> tuple[list[Row], bool]:
+    """The rows of the runs done, and whether Ctrl-C stopped them; the executor is closed."""
+    rows: list[Row] = []
+    try:
+        log.open(append=append)
         for row in execute(todo, executor, log, on_row=on_row):
             rows.append(row)
     except KeyboardInterrupt:
-        interrupted = True
+        return rows, True
     finally:
         executor.close()
         log.close()
-    rows = [enforce_time_limit(row) for row in _latest(rows)]
-    checked, disagreements = cross_validate(rows)
-    outcome = BenchOutcome(checked, disagreements, problems, notes, len(rows) - len(old),
-                           len(tasks) - len(todo), interrupted)
-    outcome.files = write_reports(checked, disagreements, config.out, outcome_note(config),
-                                  problems + notes)
-    return outcome
+    return rows, False
+
+
+def _write_reports(outcome: BenchOutcome, out: Path, note: dict[str, Any]) -> list[Path]:
+    """The tables; the summary counts the runs made now and names every backend's version."""
+    from sudokucp.report import write_reports
+
+    note["runs"] = (outcome.ran, len(outcome.rows) - outcome.ran)
+    for row in outcome.rows:  # backends of earlier runs that this bench does not name
+        note["backends"].setdefault(row.backend, row.versions.get("backend") or "?")
+    try:
+        return write_reports(outcome.rows, outcome.disagreements, out, note,
+                             outcome.problems + outcome.notes)
+    except OSError as err:
+        raise BenchError(f"cannot write {err.filename or out}: {err.strerror}; {RESULTS} holds "
+                         f"every run: run the same command with --resume to write the tables "
+                         f"again") from None
 
 
 def _latest(rows: list[Row]) -> list[Row]:
@@ -316,8 +366,14 @@ def _latest(rows: list[Row]) -> list[Row]:
     return list({row.key: row for row in rows}.values())
 
 
-def outcome_note(config: BenchConfig) -> dict[str, Any]:
-    """Run settings for the markdown summary."""
-    return {"limit": config.limit, "timeout": config.timeout, "jobs": config.jobs,
-            "memory_mb": config.memory_mb, "seed": config.seed,
+def outcome_note(config: BenchConfig, contenders: Sequence[Contender]) -> dict[str, Any]:
+    """Run settings for the markdown summary, with the date and the machine at the start."""
+    from sudokucp.report import machine
+
+    backends = {c.label: f"{c.version} ({c.package})" if c.package else c.version
+                for c in contenders}
+    return {"command": config.command, **machine(), "backends": backends, "runs": None,
+            "limit": config.limit, "timeout": config.timeout, "memory_mb": config.memory_mb,
+            "jobs": config.jobs, "seed": config.seed,
+            "retry": sorted(status.value for status in config.retry),
             "puzzles": [str(p) for p in config.puzzles], "max_puzzles": config.max_puzzles}

@@ -6,7 +6,11 @@ half of one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+import os
+import platform
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,53 +42,82 @@ def _columns(records: list[dict[str, Any]]) -> list[str]:
 
 
 def summary_frame(results: pd.DataFrame) -> pd.DataFrame:
-    """Per backend x dataset: outcome counts, then seconds and search size over answered runs."""
+    """Per backend x dataset: outcome counts, then milliseconds and search size (medians, whole
+    numbers) over answered runs."""
     lines = []
     for (backend, dataset), group in results.groupby(["backend", "dataset"], sort=True):
         line: dict[str, Any] = {"backend": backend, "dataset": dataset, "runs": len(group)}
         line |= {name: int((group["status"] == status.value).sum())
                  for name, status in COUNTED.items()}
         answered = group[group["status"].isin([status.value for status in ANSWERED])]
-        seconds = answered["seconds"].astype(float)
-        line |= {"median_s": seconds.median(), "mean_s": seconds.mean(),
-                 "p90_s": seconds.quantile(0.9), "max_s": seconds.max()}
+        ms = answered["seconds"].astype(float) * 1000
+        line |= {"median_ms": ms.median(), "mean_ms": ms.mean(), "p90_ms": ms.quantile(0.9),
+                 "max_ms": ms.max()}
         for stat in ("nodes", "guesses"):
             values = answered[stat] if stat in answered else pd.Series(dtype=float)
-            line[f"median_{stat}"] = values.astype(float).median()
+            median = values.astype(float).median()
+            line[f"median_{stat}"] = pd.NA if pd.isna(median) else round(median)
         lines.append(line)
-    return pd.DataFrame(lines)
+    frame = pd.DataFrame(lines)
+    counts = [c for c in frame.columns if c.startswith("median_") and not c.endswith("_ms")]
+    return frame.astype({c: "Int64" for c in counts})
 
 
-def cactus(results: pd.DataFrame, path: Path, title: str = "") -> None:
-    """Puzzles solved (x) against the time each needed (y, log), one line per backend."""
+def shape_of(grid: str) -> str:
+    """'9x9' for the one-line form of a 9x9 grid."""
+    side = math.isqrt(len(grid))
+    return f"{side}x{side}"
+
+
+def cactus_figure(results: pd.DataFrame, timeout: float | None = None) -> Any:
+    """Puzzles solved (x) against the milliseconds each needed (y, log), one line per backend and
+    grid shape, the time limit as a labelled line; the legend sits below the axes."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
-    fig, ax = plt.subplots(figsize=(8, 5))
+    fig, ax = plt.subplots(figsize=(8, 5.5))
     solved = results[results["status"] == Status.SOLVED.value]
-    for backend, group in solved.groupby("backend", sort=True):
-        times = group["seconds"].astype(float).clip(lower=1e-6).sort_values().to_numpy()
-        ax.plot(range(1, len(times) + 1), times, marker=".", markersize=3, label=backend)
+    shapes = solved["grid"].map(shape_of) if not solved.empty else solved["grid"]
+    for (backend, shape), group in solved.groupby([solved["backend"], shapes], sort=True):
+        ms = (group["seconds"].astype(float) * 1000).clip(lower=1e-3).sort_values().to_numpy()
+        ax.plot(range(1, len(ms) + 1), ms, marker=".", markersize=3, label=f"{backend}, {shape}")
+    if timeout:
+        ax.axhline(timeout * 1000, color="black", linestyle="--", linewidth=1,
+                   label=f"time limit ({timeout:g} s)")
+        ax.annotate(f"time limit {timeout:g} s", (1, timeout * 1000), xycoords=("axes fraction",
+                    "data"), xytext=(-4, 3), textcoords="offset points", ha="right",
+                    fontsize="small")
     ax.set_yscale("log")
-    ax.set_xlabel("puzzles solved")
-    ax.set_ylabel("seconds per puzzle (sorted)")
-    ax.set_title(title or "Cactus plot: puzzles solved against time")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("puzzles solved (count)")
+    ax.set_ylabel("search time per puzzle, sorted (ms, log scale)")
+    ax.set_title("Puzzles solved against search time")
     ax.grid(True, which="both", alpha=0.3)
-    if not solved.empty:
-        ax.legend(fontsize="small")
-    fig.tight_layout()
-    atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3,
+                  frameon=False)
+    return fig
+
+
+def cactus(results: pd.DataFrame, path: Path, timeout: float | None = None) -> None:
+    """The cactus plot as a PNG at `path`."""
+    from matplotlib import pyplot as plt
+
+    fig = cactus_figure(results, timeout)
+    atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png", bbox_inches="tight"))
     plt.close(fig)
 
 
 def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapping[str, Any],
              problems: Sequence[str] = ()) -> str:
     """A short summary: settings, the table, disagreements, the plot."""
-    parts = ["# Comparison", "", _settings(settings), "", markdown_table(_in_ms(summary)), "",
-             "Times are milliseconds of search per run, over the runs that ended SOLVED or UNSAT; "
-             "`median_nodes` / `median_guesses` come from the backends' own stats.", "",
+    parts = ["# Comparison", "", *settings_lines(settings), "", markdown_table(summary), "",
+             "Times (`*_ms`) are milliseconds of search per run, over the runs that ended SOLVED "
+             "or UNSAT; `median_nodes` / `median_guesses` are counts from the backends' own "
+             "stats, rounded to whole numbers; the other columns count runs.", "",
              "![cactus plot](cactus.png)", "", "## Disagreements", ""]
     parts += [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements] or [
         "None: every claimed solution passed the checker and the backends agree."]
@@ -93,16 +126,52 @@ def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapp
     return "\n".join(parts) + "\n"
 
 
-def _in_ms(frame: pd.DataFrame) -> pd.DataFrame:
-    """The seconds columns (`*_s`) as milliseconds (`*_ms`), easier to read for fast backends."""
-    seconds = [c for c in frame.columns if c.endswith("_s")]
-    out = frame.copy()
-    out[seconds] = out[seconds] * 1000
-    return out.rename(columns={c: c[:-2] + "_ms" for c in seconds})
+SETTING_LINES: dict[str, Callable[[Any], str]] = {  # key of the settings: its line, units named
+    "command": lambda v: f"command: `{v}`",
+    "date": lambda v: f"date: {v} (start)",
+    "machine": lambda v: f"machine: {v}",
+    "load": lambda v: f"load average at the start (1, 5, 15 min): {v}",
+    "python": lambda v: f"Python: {v}",
+    "backends": lambda v: "backend versions: " + ", ".join(f"{k} {x}" for k, x in v.items()),
+    "runs": lambda v: f"runs in the tables: {sum(v)} ({v[0]} made by this command, {v[1]} "
+                      f"read from results.jsonl" + (": the date, machine and load above are "
+                      "this command's, not those of the runs it read)" if v[1] else ")"),
+    "limit": lambda v: f"solutions sought per run: {v or 'all'}",
+    "timeout": lambda v: f"timeout: {v:g} s per run" if v else "timeout: none",
+    "memory_mb": lambda v: f"memory: {v} MB per worker" if v else "memory: no cap",
+    "jobs": lambda v: f"jobs: {v} (runs at a time)",
+    "seed": lambda v: f"seed: {v} (puzzle order shuffled)",
+    "retry": lambda v: f"retried: the runs that had ended {', '.join(v)}",
+    "puzzles": lambda v: "puzzles: " + ", ".join(f"`{p}`" for p in v),
+    "max_puzzles": lambda v: f"at most {v} puzzles per file",
+}
 
 
-def _settings(settings: Mapping[str, Any]) -> str:
-    return "\n".join(f"- {k}: {v}" for k, v in settings.items() if v not in (None, []))
+def settings_lines(settings: Mapping[str, Any]) -> list[str]:
+    """One list item per setting, with its unit; empty ones left out (a time-out or a memory cap
+    of None says 'none')."""
+    return [f"- {SETTING_LINES[k](v)}" for k, v in settings.items() if k in SETTING_LINES
+            and (v not in (None, [], {}) or k in ("timeout", "memory_mb"))]
+
+
+def machine() -> dict[str, str]:
+    """The date, this machine (CPU model, cores), its load average and Python, for the summary."""
+    cores, usable = os.cpu_count() or 1, len(os.sched_getaffinity(0))
+    where = (f"{_cpu_model()}, {cores} cores ({usable} usable), {platform.system()} "
+             f"{platform.machine()}")
+    return {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "machine": where,
+            "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
+            "python": f"{platform.python_version()} ({platform.python_implementation()})"}
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
 
 
 def markdown_table(frame: pd.DataFrame) -> str:
@@ -117,7 +186,7 @@ def markdown_table(frame: pd.DataFrame) -> str:
 
 
 def _cell(value: Any) -> str:
-    if value is None or (isinstance(value, float) and value != value):
+    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
         return ""
     if isinstance(value, float):
         return f"{value:.4g}"
@@ -133,7 +202,7 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
     paths = [out / name for name in ("results.csv", "summary.csv", "cactus.png", "summary.md")]
     atomic_write(paths[0], lambda tmp: results.to_csv(tmp, index=False))
     atomic_write(paths[1], lambda tmp: summary.to_csv(tmp, index=False, float_format="%.6g"))
-    cactus(results, paths[2]) if not results.empty else None
+    cactus(results, paths[2], settings.get("timeout")) if not results.empty else None
     text = markdown(summary, disagreements, settings, problems)
     write_text(paths[3], text)
     return [p for p in paths if p.exists()]

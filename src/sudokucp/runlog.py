@@ -1,0 +1,111 @@
+"""The results log of a bench folder: append-only JSONL, one line per finished run, and the rule
+that --resume keeps: the runs logged were made with the settings asked for now."""
+
+from __future__ import annotations
+
+import json
+import platform
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sudokucp.result import Row
+
+RESULTS = "results.jsonl"
+
+
+class BenchError(Exception):
+    """A bench that cannot start or go on: no puzzle, a folder that is in use or cannot be
+    written, other settings on --resume. The message says what and where."""
+
+
+class ResultLog:
+    """The append-only JSONL file: one line per finished run, each written straight to the file
+    (a disk that fills mid-line leaves a torn last line, which `load` cuts off)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.handle: Any = None
+
+    def load(self) -> tuple[list[Row], list[str]]:
+        """Rows already written and notes on unreadable lines; a torn last line is cut off."""
+        if not self.path.exists():
+            return [], []
+        rows, notes, offset, torn = [], [], 0, None
+        for number, line in enumerate(self.path.read_bytes().splitlines(keepends=True), 1):
+            try:
+                if line.strip():
+                    rows.append(Row.from_dict(json.loads(line)))
+                    torn = None
+            except (ValueError, KeyError, TypeError, AttributeError):
+                notes.append(f"{self.path}: line {number} is not a result record; skipped")
+                torn = offset
+            offset += len(line)
+        if torn is not None:  # the last record was cut short: drop it so appends start clean
+            notes[-1] = notes[-1].replace("skipped", "it will be run again")
+            with self.path.open("r+b") as handle:
+                handle.truncate(torn)
+        return rows, notes
+
+    def open(self, *, append: bool) -> None:
+        try:
+            self.handle = self.path.open("ab" if append else "wb", buffering=0)
+        except OSError as err:
+            raise self._failed(err) from None
+
+    def write(self, row: Row) -> None:
+        """Append one line; a disk that fills leaves at most a torn line, and a BenchError."""
+        data = memoryview((json.dumps(row.to_dict()) + "\n").encode())
+        try:
+            while data:
+                data = data[self.handle.write(data):]
+        except OSError as err:
+            raise self._failed(err) from None
+
+    def _failed(self, err: OSError) -> BenchError:
+        return BenchError(f"cannot write {self.path}: {err.strerror}; every run written before "
+                          f"is kept: make room, then run the same command with --resume")
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+            self.handle = None
+
+
+SETTINGS = {"--limit": ("limit", ""), "--timeout": ("timeout", " s"),
+            "--memory": ("memory_mb", " MB")}  # option: the Row field it sets, its unit
+
+
+def changed_settings(old: Sequence[Row], settings: Mapping[str, Any],
+                     versions: Mapping[str, str]) -> list[str]:
+    """How `settings` (option: value) and `versions` (backend label: version) differ from the
+    logged runs' and this Python's: '--timeout 2 s there, 1 s now'."""
+    changes = []
+    for option, (name, unit) in SETTINGS.items():
+        now = settings[option]
+        there = sorted({getattr(row, name) for row in old} - {now}, key=str)
+        if there:
+            shown = ", ".join(_value(v, unit) for v in there)
+            changes.append(f"{option} {shown} there, {_value(now, unit)} now")
+    known = [(f"{label} version", "backend", now, [r for r in old if r.backend == label])
+             for label, now in versions.items()]
+    known.append(("Python", "python", platform.python_version(), old))
+    for what, item, now, rows in known:
+        there = sorted({r.versions.get(item) for r in rows} - {now, None})
+        if there:
+            changes.append(f"{what} {', '.join(there)} there, {now} now")
+    return changes
+
+
+def _value(value: Any, unit: str) -> str:
+    return "none" if value is None else f"{value:g}{unit}"
+
+
+def check_settings(log: ResultLog, old: Sequence[Row], settings: Mapping[str, Any],
+                   versions: Mapping[str, str]) -> None:
+    """Refuse to resume runs made with other settings: their rows would stand for this bench."""
+    changes = changed_settings(old, settings, versions)
+    if changes:
+        raise BenchError(f"{log.path}: --resume with other settings than the runs there "
+                         f"({'; '.join(changes)}): use the same settings, leave out --resume "
+                         f"to start over, or choose another --out")
