@@ -28,11 +28,11 @@ sys.path.insert(0, str(ROOT / "src"))
 from common import load_average, machine  # noqa: E402
 
 from sudokucp.backends import get_backend  # noqa: E402
-from sudokucp.backends.logic import LEVELS, TECHNIQUES, apply_logic  # noqa: E402
 from sudokucp.check import is_solution  # noqa: E402
 from sudokucp.files import write_text  # noqa: E402
 from sudokucp.formats import load_puzzles  # noqa: E402
 from sudokucp.puzzle import Puzzle  # noqa: E402
+from sudokucp.techniques import LEVELS, TECHNIQUES, apply_logic  # noqa: E402
 
 SEED_RULES = "singles,locked,naked_pair,naked_triple,naked_quad"
 RULE_SETS = [("singles", "singles"), ("singles + locked", "locked"),
@@ -149,8 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout-25", type=float, default=60.0, help="seconds per 25x25 grid")
     parser.add_argument("--skip-logic", action="store_true", help="leave out part (a)")
     args = parser.parse_args(argv)
-    if not args.puzzles.is_dir():
-        parser.error(f"{args.puzzles} is not a folder: give --puzzles")
+    if not (args.puzzles / "royle17.txt").is_file():
+        print(f"skipped: no royle17.txt in {args.puzzles} (give --puzzles)", file=sys.stderr)
+        return 0
 
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)

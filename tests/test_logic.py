@@ -1,15 +1,20 @@
-"""The logic engine: each technique on hand-made candidate positions, the fixpoint, the backend."""
+"""The human techniques: each on hand-made candidate positions, the fixpoint, the logic backend."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import PUZZLES, SHARED
 
-from sudokucp.backends import OptionError, get_backend
-from sudokucp.backends.logic import (
+from sudokucp.backends import OptionError, backend_class, get_backend
+from sudokucp.backends.base import TIMED_OUT
+from sudokucp.check import is_solution
+from sudokucp.formats import load_puzzles
+from sudokucp.propagation import Board, start, tables
+from sudokucp.puzzle import Puzzle, Shape
+from sudokucp.result import Status
+from sudokucp.techniques import (
     LEVELS,
     TECHNIQUES,
-    Board,
     apply_logic,
     claiming,
     fixpoint,
@@ -23,15 +28,9 @@ from sudokucp.backends.logic import (
     naked_triple,
     pointing,
     resolve_techniques,
-    start,
     swordfish,
-    tables,
     x_wing,
 )
-from sudokucp.check import is_solution
-from sudokucp.formats import load_puzzles
-from sudokucp.puzzle import Puzzle, Shape
-from sudokucp.result import Status
 
 NINE, SIX, FOUR = Shape(3, 3), Shape(2, 3), Shape(2, 2)
 MULTIPLE = ("809000007076089000030070890020708010700000002"
@@ -227,6 +226,14 @@ def test_three_cells_two_digits():
 # --- names and levels --------------------------------------------------------------------------
 
 
+def test_levels_name_their_techniques():
+    assert LEVELS["singles"] == ["naked_single", "hidden_single"]
+    assert LEVELS["locked"] == [*LEVELS["singles"], "pointing", "claiming"]
+    assert set(LEVELS["subsets"]) - set(LEVELS["locked"]) == {
+        f"{kind}_{size}" for kind in ("naked", "hidden") for size in ("pair", "triple", "quad")}
+    assert LEVELS["fish"][-2:] == ["x_wing", "swordfish"]
+
+
 def test_levels_are_cumulative_and_ordered():
     assert list(TECHNIQUES)[:2] == LEVELS["singles"]
     for low, high in zip(LEVELS, list(LEVELS)[1:]):
@@ -360,6 +367,15 @@ def test_backend_unsat_only_on_contradiction():
     nowhere = Puzzle(NINE, (1, 2, 3, 4, 5, 6, 7, 8, 0) + (0,) * 8 + (9,) + (0,) * 63)
     r = get_backend("logic").solve(nowhere)
     assert r.status is Status.UNSAT and r.complete
+
+
+def test_backend_is_not_complete_and_honours_the_deadline():
+    assert not backend_class("logic").complete  # stuck proves nothing: no uniqueness checker
+    out = apply_logic(Puzzle.parse(MULTIPLE), "fish", deadline=0.0)  # long past
+    assert out.timed_out and not out.solved and not out.contradiction
+    r = get_backend("logic").solve(Puzzle.parse(MULTIPLE), time_limit=0)
+    assert r.status is Status.TIMEOUT and not r.complete and r.stats[TIMED_OUT] == 1
+    assert not apply_logic(Puzzle.parse(MULTIPLE), "fish").timed_out
 
 
 def test_backend_rejects_unknown_techniques():

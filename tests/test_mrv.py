@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from sudokucp.backends import OptionError, from_spec, get_backend
+from sudokucp.backends.base import TIMED_OUT
 from sudokucp.backends.mrv import build_free, list_empties, sort_static
 from sudokucp.check import is_solution
 from sudokucp.formats import load_puzzles
@@ -103,7 +104,7 @@ def test_repeated_given_is_unsat(spec):
 def test_deadline_gives_timeout(spec):
     result = from_spec(spec).solve(Puzzle.empty(Shape(4, 4)), limit=0, time_limit=0.2)
     assert (result.status, result.complete) == (Status.TIMEOUT, False)
-    assert result.stats["nodes"] > 0
+    assert result.stats["nodes"] > 0 and result.stats[TIMED_OUT] == 1
 
 
 def test_static_order_sorts_cells_once_by_candidate_count():

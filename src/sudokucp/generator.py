@@ -7,8 +7,11 @@ One pass over every clue leaves a minimal puzzle: removing a clue only adds solu
 that could not go earlier cannot go later. Everything random is drawn from a seed, so a seed
 gives the same puzzles whatever the timing or the checking backend.
 
-Glossary: cands[c] = bitmask of the digits cell c may still take (bit v-1 for digit v);
-a step = one removal tried (one cell, or a symmetric pair).
+The fill places and propagates on the engine's board (sudokucp.propagation: settle places the
+naked and hidden singles); its random stream is drawn in a fixed order, so a seed keeps its grid.
+
+Glossary: cand[c] = bitmask of the digits open cell c may still take (bit v-1 for digit v, 0 once
+placed); a step = one removal tried (one cell, or a symmetric pair).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from functools import cache, partial
 
 from sudokucp.backends import backend_class, get_backend
 from sudokucp.backends.base import Backend
-from sudokucp.puzzle import Geometry, Grid, Puzzle, Shape, geometry
+from sudokucp.propagation import Board, blank, settle
+from sudokucp.puzzle import Grid, Puzzle, Shape
 
 # Uniqueness checkers, preferred first. Measured on one minimal-puzzle pass (benchmarks/generate.py
 # reports the totals): up to 12x12 the hybrid and MRV searches take well under a second; on 16x16
@@ -64,42 +68,41 @@ def fill_grid(shape: Shape, rng: random.Random) -> Grid:
 
 def _try_fill(shape: Shape, rng: random.Random, budget: int) -> Grid | None:
     """Depth-first fill with singles propagated; None when `budget` nodes did not suffice."""
-    n, geo = shape.side, geometry(shape)
     rank = list(range(shape.cells))
     rng.shuffle(rank)  # tie-break among cells with as few candidates
-    cands: list[int] | None = [(1 << n) - 1] * shape.cells
-    frames: list[tuple[list[int], int, list[int]]] = []  # (state, cell, digits left to try)
+    b = blank(shape)
+    frames: list[tuple[Board, int, list[int]]] = []  # (state, cell, digit bits left to try)
     for _ in range(budget):
-        cell = _pick(cands, rank)
+        cell = _pick(b.cand, rank)
         if cell < 0:
-            return tuple(c.bit_length() for c in cands)
-        digits = _bits(cands[cell])
+            return tuple(b.vals)
+        digits = _bits(b.cand[cell])
         rng.shuffle(digits)
-        frames.append((cands, cell, digits))
-        cands = _descend(frames, geo)
-        if cands is None:
+        frames.append((b, cell, digits))
+        trial = _descend(frames)
+        if trial is None:
             return None
+        b = trial
     return None
 
 
-def _descend(frames: list[tuple[list[int], int, list[int]]],
-             geo: Geometry) -> list[int] | None:
+def _descend(frames: list[tuple[Board, int, list[int]]]) -> Board | None:
     """The next consistent state: try the untried digits of the deepest frame, backtracking."""
     while frames:
         base, cell, digits = frames[-1]
         while digits:
-            trial = base[:]
-            if assign(trial, cell, digits.pop(), geo):
+            trial = base.copy()
+            if settle(trial, [(cell, digits.pop())]):
                 return trial
         frames.pop()
     return None
 
 
 def _pick(cands: list[int], rank: list[int]) -> int:
-    """The open cell with the fewest candidates (ties by rank), or -1 when all are fixed."""
+    """The open cell with the fewest candidates (ties by rank), or -1 when all are placed."""
     best, best_key = -1, None
     for cell, mask in enumerate(cands):
-        if mask & (mask - 1):
+        if mask:
             key = (mask.bit_count(), rank[cell])
             if best_key is None or key < best_key:
                 best, best_key = cell, key
@@ -114,60 +117,6 @@ def _bits(mask: int) -> list[int]:
         out.append(bit)
         mask ^= bit
     return out
-
-
-def assign(cands: list[int], cell: int, bit: int, geo: Geometry) -> bool:
-    """Fix `cell` to `bit`, then propagate naked and hidden singles; False on a contradiction."""
-    cands[cell] = bit
-    queue = [cell]
-    while queue:
-        if not _propagate(cands, queue, geo.peers):
-            return False
-        queue = _hidden_singles(cands, geo.units)
-        if queue is None:
-            return False
-    return True
-
-
-def _propagate(cands: list[int], queue: list[int], peers: tuple[tuple[int, ...], ...]) -> bool:
-    """Remove each fixed digit of `queue` from its peers, fixing the cells left with one."""
-    while queue:
-        c = queue.pop()
-        b = cands[c]
-        for p in peers[c]:
-            mask = cands[p]
-            if mask & b:
-                mask ^= b
-                if not mask:
-                    return False
-                cands[p] = mask
-                if not mask & (mask - 1):
-                    queue.append(p)
-    return True
-
-
-def _hidden_singles(cands: list[int], units: tuple[tuple[int, ...], ...]) -> list[int] | None:
-    """Fix each digit with one place left in a unit: the cells fixed, None on a contradiction."""
-    fixed_now: list[int] = []
-    for unit in units:
-        once = twice = fixed = 0
-        for c in unit:
-            m = cands[c]
-            twice |= once & m
-            once |= m
-            if not m & (m - 1):
-                fixed |= m
-        if once.bit_count() < len(unit):
-            return None
-        hidden = once & ~twice & ~fixed
-        for c in unit if hidden else ():
-            m = cands[c] & hidden
-            if m:
-                if m & (m - 1):
-                    return None
-                cands[c] = m
-                fixed_now.append(c)
-    return fixed_now
 
 
 # --- uniqueness ------------------------------------------------------------------------------
@@ -192,8 +141,8 @@ def default_checker(side: int = 9) -> str:
 def checker(shape: Shape, name: str | None = None) -> Backend:
     """A complete backend for limit-2 checks: `name`, or the best for `shape` that works here."""
     name = name or default_checker(shape.side)
-    if backend_class(name).name == "logic":
-        raise GenerateError("the logic backend is not complete: it cannot prove uniqueness")
+    if not backend_class(name).complete:
+        raise GenerateError(f"the {name} backend is not complete: it cannot prove uniqueness")
     return get_backend(name)
 
 

@@ -28,8 +28,8 @@ import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from sudokucp.backends.logic import TECHNIQUES, apply_logic
 from sudokucp.puzzle import Puzzle
+from sudokucp.techniques import TECHNIQUES, apply_logic
 
 CLASSES = ("simple", "easy", "intermediate", "expert")
 QQWING = ("naked_single", "hidden_single", "pointing", "claiming", "naked_pair", "hidden_pair")

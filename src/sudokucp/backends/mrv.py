@@ -5,24 +5,26 @@ Glossary: free[u] = bitmask of the digits unit u still lacks (bit v-1 for digit 
 its three free masks. Placing a digit clears its bit in three units; removing it sets it back.
 The dynamic order also looks at the other viewpoint when no cell is forced (option `hidden`): a
 digit with one place left in a unit is a one-candidate choice, a digit with none a dead end.
-The search is one loop over preallocated per-depth arrays: nothing is allocated per node.
-Nodes count values placed; backtracks count cells emptied after every candidate failed.
+The search is one loop over preallocated per-depth arrays: nothing is allocated per node; the
+clock is read every CHECK_EVERY nodes. The hidden-single scan is the engine's
+(propagation.lone_digits, given the free masks). Nodes count values placed; backtracks count
+cells emptied after every candidate failed.
 """
 
 from __future__ import annotations
 
-from time import perf_counter
+from typing import Literal
 
-from sudokucp.backends.base import Backend, SearchOutcome
+from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, SearchOutcome, expired
+from sudokucp.propagation import lone_digits
 from sudokucp.puzzle import Grid, Puzzle, geometry
-
-CHECK_EVERY = 1024  # nodes between two looks at the clock (a power of two)
 
 Entry = tuple[int, int, int, int]  # row unit, column unit, box unit, cell
 
 
-def build_free(puzzle: Puzzle) -> list[int] | None:
-    """Free-digit masks per unit after the givens; None when a given repeats in a unit."""
+def build_free(puzzle: Puzzle) -> list[int] | Literal[False]:
+    """Free-digit masks per unit after the givens; False (a contradiction) when a given repeats
+    in a unit."""
     n = puzzle.side
     free = [(1 << n) - 1] * (3 * n)
     for cell, value in enumerate(puzzle.cells):
@@ -30,7 +32,7 @@ def build_free(puzzle: Puzzle) -> list[int] | None:
             bit = 1 << (value - 1)
             for unit in geometry(puzzle.shape).cell_units[cell]:
                 if not free[unit] & bit:
-                    return None
+                    return False
                 free[unit] ^= bit
     return free
 
@@ -54,34 +56,46 @@ def decode(puzzle: Puzzle, entries: list[Entry], bits: list[int]) -> Grid:
     return tuple(grid)
 
 
-def find_hidden(free: list[int], cands: list[int],
-                units: tuple[tuple[int, ...], ...]) -> tuple[int, int]:
-    """A digit with one place left in a unit: (cell, its bit); (-1, 0) when a digit has no
-    place (dead end); (-1, -1) when neither. cands holds 0 for filled cells."""
-    for u, unit in enumerate(units):
-        missing = free[u]
-        if not missing:
-            continue
-        once = twice = 0
-        for cell in unit:
-            x = cands[cell]
-            twice |= once & x
-            once |= x
-        if missing & ~once:
-            return -1, 0
-        single = missing & ~twice
-        if single:
-            bit = single & -single
-            for cell in unit:
-                if cands[cell] & bit:
-                    return cell, bit
-    return -1, -1
+def unit_choice(free: list[int], cands: list[int], units: tuple[tuple[int, ...], ...],
+                entries: list[Entry], k: int) -> int | None:
+    """The bit of a digit with one place left in a unit, its cell's entry swapped into place k;
+    0 when a digit has no place left (a dead end); None when neither. cands must hold the
+    candidates of every open cell, 0 for the filled ones."""
+    found = lone_digits(cands, units, free)
+    if not found:
+        return None if found is None else 0
+    u, lone = found
+    bit = lone & -lone
+    for cell in units[u]:
+        if cands[cell] & bit:
+            break
+    pick = next(i for i in range(k, len(entries)) if entries[i][3] == cell)
+    entries[k], entries[pick] = entries[pick], entries[k]
+    return bit
+
+
+def retreat(free: list[int], entries: list[Entry], bits: list[int], masks: list[int],
+            k: int) -> tuple[int, int, int]:
+    """Empty the cells from depth k-1 back to the deepest with a candidate left to try:
+    (that depth, its candidates, cells emptied with none left); depth -1 when the tree is done."""
+    emptied = 0
+    while True:
+        k -= 1
+        if k < 0:
+            return k, 0, emptied
+        a, b, c, _ = entries[k]
+        bit = bits[k]
+        free[a] |= bit
+        free[b] |= bit
+        free[c] |= bit
+        if masks[k]:
+            return k, masks[k], emptied
+        emptied += 1
 
 
 def search(puzzle: Puzzle, free: list[int], entries: list[Entry], limit: int,
-           deadline: float | None, dynamic: bool,
-           hidden: bool) -> tuple[list[Grid], bool, int, int]:
-    """Depth-first search over `entries`; returns (solutions, exhausted, nodes, backtracks).
+           deadline: float | None, dynamic: bool, hidden: bool) -> SearchOutcome:
+    """Depth-first search over `entries`: (solutions, exhausted, stats).
 
     entries[:k] hold the cells filled at depths 0..k-1; the dynamic order swaps the best of
     entries[k:] into place k, the static order takes entries[k] as it is. With `hidden`, a digit
@@ -93,66 +107,60 @@ def search(puzzle: Puzzle, free: list[int], entries: list[Entry], limit: int,
     cands = [0] * puzzle.shape.cells  # candidates of the open cells at the last full scan
     units = geometry(puzzle.shape).units
     solutions: list[Grid] = []
-    end = float("inf") if deadline is None else deadline
-    nodes = backtracks = 0
+    stats: dict[str, float] = {"nodes": 0, "backtracks": 0}
     worst = puzzle.side + 1  # more candidates than any cell can have
-    k = 0
-    while True:
-        if k == m:
-            solutions.append(decode(puzzle, entries, bits))
-            if len(solutions) == limit:
-                return solutions, False, nodes, backtracks
-            mask = 0
-        elif dynamic:
-            best, mask = worst, 0
-            for i in range(k, m):
-                a, b, c, cell = entries[i]
-                cand = free[a] & free[b] & free[c]
-                cands[cell] = cand
-                count = cand.bit_count()
-                if count < best:
-                    best, mask, pick = count, cand, i
-                    if count < 2:
-                        break
-            if hidden and best > 1:
-                cell, bit = find_hidden(free, cands, units)
-                if bit >= 0:
-                    mask = bit
-                    if bit:
-                        pick = next(i for i in range(k, m) if entries[i][3] == cell)
-            if mask:
-                entries[k], entries[pick] = entries[pick], entries[k]
+    nodes = backtracks = k = 0
+    try:
+        while True:
+            if k == m:
+                solutions.append(decode(puzzle, entries, bits))
+                if len(solutions) == limit:
+                    return solutions, False, stats
+                mask = 0
             else:
-                backtracks += 1
-        else:
-            a, b, c, _ = entries[k]
-            mask = free[a] & free[b] & free[c]
+                if dynamic:  # the entry with the fewest candidates goes to place k
+                    best, mask, pick = worst, 0, k
+                    for i in range(k, m):
+                        a, b, c, cell = entries[i]
+                        cand = free[a] & free[b] & free[c]
+                        cands[cell] = cand
+                        count = cand.bit_count()
+                        if count < best:
+                            best, mask, pick = count, cand, i
+                            if count < 2:
+                                break
+                    found = None
+                    if hidden and best > 1:  # no cell forced: a unit may force a digit, or fail
+                        found = unit_choice(free, cands, units, entries, k)
+                    if found is not None:
+                        mask = found
+                    elif mask:
+                        entries[k], entries[pick] = entries[pick], entries[k]
+                else:
+                    a, b, c, _ = entries[k]
+                    mask = free[a] & free[b] & free[c]
+                if not mask:
+                    backtracks += 1
             if not mask:
-                backtracks += 1
-        while not mask:  # retreat to the deepest cell with a candidate left
-            k -= 1
-            if k < 0:
-                return solutions, True, nodes, backtracks
+                k, mask, emptied = retreat(free, entries, bits, masks, k)
+                backtracks += emptied
+                if k < 0:
+                    return solutions, True, stats
+            bit = mask & -mask
+            masks[k] = mask ^ bit
+            bits[k] = bit
             a, b, c, cell = entries[k]
-            bit = bits[k]
-            free[a] |= bit
-            free[b] |= bit
-            free[c] |= bit
-            mask = masks[k]
-            if not mask:
-                backtracks += 1
-        bit = mask & -mask
-        masks[k] = mask ^ bit
-        bits[k] = bit
-        a, b, c, cell = entries[k]
-        free[a] ^= bit
-        free[b] ^= bit
-        free[c] ^= bit
-        cands[cell] = 0
-        nodes += 1
-        if not nodes & (CHECK_EVERY - 1) and perf_counter() > end:
-            return solutions, False, nodes, backtracks
-        k += 1
+            free[a] ^= bit
+            free[b] ^= bit
+            free[c] ^= bit
+            cands[cell] = 0
+            nodes += 1
+            if not nodes & CHECK_MASK and expired(deadline):
+                stats[TIMED_OUT] = 1
+                return solutions, False, stats
+            k += 1
+    finally:
+        stats.update(nodes=nodes, backtracks=backtracks)
 
 
 class MRV(Backend):
@@ -169,12 +177,10 @@ class MRV(Backend):
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         free = build_free(puzzle)
-        if free is None:
+        if free is False:
             return [], True, {"nodes": 0, "backtracks": 0}
         entries = list_empties(puzzle)
         dynamic = self.options["order"] == "dynamic"
         if not dynamic:
             entries = sort_static(free, entries)
-        solutions, complete, nodes, backtracks = search(puzzle, free, entries, limit, deadline,
-                                                        dynamic, self.options["hidden"])
-        return solutions, complete, {"nodes": nodes, "backtracks": backtracks}
+        return search(puzzle, free, entries, limit, deadline, dynamic, self.options["hidden"])

@@ -1,0 +1,201 @@
+"""Engine before/after: the same grids through two checkouts of sudokucp, interleaved.
+
+    git worktree add /tmp/before <commit>
+    python benchmarks/engine.py --before /tmp/before [--puzzles DIR] [--royle 0] [--out PATH]
+
+Each checkout runs in a worker process of its own (its src/ first on sys.path). The grids go to
+both in chunks, which one goes first alternating, so that both see the same load on a shared
+machine. Per grid the worker times solve() (or apply_logic) in CPU seconds (process_time) and
+returns the status and stats, which must be identical in both (timings aside):
+
+(a) hybrid with its defaults on royle17.txt (all, or the first --royle), top95.txt and
+    forum_hardest_1106.txt; (b) mrv with its defaults on the same grids;
+(c) apply_logic with the seed 002's rule set (and `fish`) on every royle17 grid: shares solved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED_RULES = "singles,locked,naked_pair,naked_triple,naked_quad"
+TIMINGS = ("logic_s", "search_s")  # stats that are times, not counts
+CHUNK = 50
+
+
+def worker(src: str) -> None:
+    """Answer jobs read from stdin, one JSON line each, with the checkout at `src`."""
+    sys.path.insert(0, src)
+    from sudokucp.backends import get_backend
+    from sudokucp.puzzle import Puzzle
+
+    try:
+        from sudokucp.techniques import apply_logic
+    except ImportError:  # a checkout from before the engine
+        from sudokucp.backends.logic import apply_logic
+
+    backends: dict[str, object] = {}
+    for line in sys.stdin:
+        job = json.loads(line)
+        out = []
+        for text in job["grids"]:
+            p = Puzzle.parse(text)
+            if job["what"] == "logic":
+                start = time.process_time()
+                o = apply_logic(p, job["rules"])
+                cpu = time.process_time() - start
+                out.append([cpu, "solved" if o.solved else "contradiction" if o.contradiction
+                            else "stuck", {"cells": "".join(map(str, o.cells)), **o.counts}])
+                continue
+            backend = backends.setdefault(job["what"], get_backend(job["what"]))
+            start = time.process_time()
+            r = backend.solve(p, limit=1)
+            cpu = time.process_time() - start
+            stats = {k: v for k, v in r.stats.items() if k not in TIMINGS}
+            out.append([cpu, r.status.value, {"solution": "".join(map(str, r.solution or ())),
+                                              **stats}])
+        print(json.dumps(out), flush=True)
+
+
+class Checkout:
+    """A worker process running one checkout."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.proc = subprocess.Popen([sys.executable, __file__, "--worker", str(root / "src")],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def run(self, job: dict) -> list:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(json.dumps(job) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        assert self.proc.stdin
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def interleaved(pair: tuple[Checkout, Checkout], job: dict, grids: list[str]) -> tuple[list, list]:
+    """Every grid through both checkouts, chunk by chunk, alternating which goes first."""
+    results: tuple[list, list] = ([], [])
+    for i in range(0, len(grids), CHUNK):
+        order = (0, 1) if i // CHUNK % 2 == 0 else (1, 0)
+        for side in order:
+            results[side].extend(pair[side].run({**job, "grids": grids[i:i + CHUNK]}))
+    return results
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3f}"
+
+
+def p90(values: list[float]) -> float:
+    return statistics.quantiles(values, n=10)[-1]
+
+
+def compare(label: str, before: list, after: list) -> tuple[str, int]:
+    """A table row (CPU medians, p90, ratios) and how many grids' outcomes differ."""
+    b_cpu, a_cpu = [r[0] for r in before], [r[0] for r in after]
+    differ = sum(1 for x, y in zip(before, after) if x[1:] != y[1:])
+    ratios = [a / b for a, b in zip(a_cpu, b_cpu) if b > 0]
+    mb, ma = statistics.median(b_cpu), statistics.median(a_cpu)
+    row = (f"| {label} | {len(before)} | {ms(mb)} | {ms(ma)} | {100 * (ma / mb - 1):+.1f}% | "
+           f"{ms(p90(b_cpu))} | {ms(p90(a_cpu))} | "
+           f"{ms(sum(b_cpu) / len(b_cpu))} | {ms(sum(a_cpu) / len(a_cpu))} | "
+           f"{statistics.median(ratios):.3f} | {differ} |")
+    return row, differ
+
+
+def shares(label: str, before: list, after: list) -> tuple[str, int]:
+    """A table row of the logic shares solved, with the grids whose outcome differs."""
+    n = len(before)
+    solved = [sum(1 for r in side if r[1] == "solved") for side in (before, after)]
+    differ = sum(1 for x, y in zip(before, after) if x[1:] != y[1:])
+    cpu = [statistics.median(r[0] for r in side) for side in (before, after)]
+    row = (f"| {label} | {n} | {solved[0]} ({100 * solved[0] / n:.2f}%) | "
+           f"{solved[1]} ({100 * solved[1] / n:.2f}%) | {ms(cpu[0])} | {ms(cpu[1])} | {differ} |")
+    return row, differ
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--before", type=Path, required=True, help="checkout to compare with")
+    parser.add_argument("--puzzles", type=Path, default=ROOT.parent / "shared" / "puzzles")
+    parser.add_argument("--royle", type=int, default=0, help="first N royle17 grids (0: all)")
+    parser.add_argument("--logic-royle", type=int, default=0,
+                        help="first N royle17 grids for (c) (0: all)")
+    parser.add_argument("--out", type=Path, default=ROOT / "reports" / "engine.md")
+    args = parser.parse_args(argv)
+    if not (args.puzzles / "royle17.txt").is_file():
+        print(f"skipped: no royle17.txt in {args.puzzles} (give --puzzles)", file=sys.stderr)
+        return 0
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    sys.path.insert(0, str(ROOT / "src"))
+    from common import load_average, machine
+
+    from sudokucp.files import write_text
+    from sudokucp.formats import load_puzzles
+
+    def lines(name: str, count: int = 0) -> list[str]:
+        path = args.puzzles / name
+        grids = [p.to_line() for p in load_puzzles(path)] if path.is_file() else []
+        return grids[:count] if count else grids
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    sets = [("royle17", lines("royle17.txt", args.royle)), ("top95", lines("top95.txt")),
+            ("forum_hardest_1106", lines("forum_hardest_1106.txt"))]
+    pair = (Checkout(args.before), Checkout(ROOT))
+    command = "python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])])
+    out = ["# Propagation engine: before and after", "",
+           f"Generated by `{command}` (from the repository root); `{args.before}` is the checkout "
+           "compared with. Each checkout runs in its own process; the grids go to both in chunks "
+           f"of {CHUNK}, which one goes first alternating. Times are CPU seconds per grid inside "
+           "the worker; \"differ\" counts grids whose status, solution or stats (timings aside) "
+           "are not identical.", "", *machine(), "",
+           "| backend, set | grids | before median ms | after median ms | change | before p90 | "
+           "after p90 | before mean | after mean | median per-grid ratio | differ |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    bad = 0
+    try:
+        for what in ("hybrid", "mrv"):
+            for name, grids in sets:
+                if grids:
+                    row, differ = compare(f"{what}, {name}",
+                                          *interleaved(pair, {"what": what}, grids))
+                    log(row)
+                    out.append(row)
+                    bad += differ
+        royle = lines("royle17.txt", args.logic_royle)
+        out += ["", "Logic alone (apply_logic) on royle17.txt:", "",
+                "| rule set | grids | solved before | solved after | before median ms | "
+                "after median ms | differ |", "|---|---:|---:|---:|---:|---:|---:|"]
+        for rules in (SEED_RULES, "fish"):
+            row, differ = shares(rules, *interleaved(pair, {"what": "logic", "rules": rules},
+                                                      royle))
+            log(row)
+            out.append(row)
+            bad += differ
+    finally:
+        for checkout in pair:
+            checkout.close()
+    out += ["", f"- load average at the end: {load_average()}", ""]
+    write_text(args.out, "\n".join(out))
+    log(f"wrote {args.out}; {bad} grids differ")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--worker"]:
+        worker(sys.argv[2])
+    else:
+        raise SystemExit(main())

@@ -1,0 +1,362 @@
+"""The one propagation engine: tables per shape, the board, place / eliminate / settle, and the
+locked-candidates sweep. The logic and hybrid backends, the rater and the generator's grid fill
+run on it; MRV, which keeps its own cheaper state, shares the hidden-single scan (lone_digits).
+
+Glossary: n = side, t = the shape's Tables, b = a Board; bit = 1 << (d - 1) stands for digit d;
+cand[c] = candidate mask of cell c (0 once placed), vals[c] = digit placed in c (0 = open),
+free[u] = mask of the digits unit u still lacks (as in MRV), open = cells still open,
+dirty = units (bit u) where a cell lost a candidate since they were last searched for hidden
+singles, todo = (cell, bit) pairs queued for placement, tally = [naked singles, hidden singles]
+placed by settle. Nothing here is fixed to 9x9: the tables cover any r x c boxes.
+
+A contradiction is a return value, as in Norvig's solver: `False`, and only `False` (an open cell
+with no candidate left, a digit with no place left in a unit, two digits wanting the same cell, two
+givens clashing). Functions that succeed return True or something that is never `False`; the board
+of a contradiction is thrown away, never repaired.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache, reduce
+from operator import or_
+from typing import Literal, NamedTuple
+
+from sudokucp.puzzle import Puzzle, Shape, geometry
+
+Place = tuple[int, int]  # (cell, bit)
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Everything the engine looks up for one shape, as tuples of ints."""
+
+    n: int
+    full: int  # every digit: (1 << n) - 1
+    units: tuple[tuple[int, ...], ...]  # rows 0..n-1, columns n..2n-1, boxes 2n..3n-1
+    cell_units: tuple[tuple[int, int, int], ...]
+    peers: tuple[tuple[int, ...], ...]
+    crossings: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+    # (box ∩ line, box − line, line − box) for every box and every row or column crossing it
+    unit_bits: tuple[int, ...]  # per cell, bit u set for each of its three units
+    reach: tuple[int, ...]  # per cell, the unit bits of the cell and of all its peers
+    box_groups: tuple[tuple[int, ...], ...]  # crossings of a box with its rows, with its columns
+    line_groups: tuple[tuple[int, ...], ...]  # crossings of a row or a column with the boxes
+
+
+@cache
+def tables(shape: Shape) -> Tables:
+    """The tables of `shape`, computed once."""
+    g, n = geometry(shape), shape.side
+    crossings, box_groups, line_groups = [], [], [[] for _ in range(2 * n)]
+    for box in g.units[2 * n:]:
+        in_box = set(box)
+        groups: tuple[list[int], list[int]] = ([], [])
+        for u, line in enumerate(g.units[:2 * n]):
+            inter = tuple(c for c in line if c in in_box)
+            if inter:
+                groups[u // n].append(len(crossings))
+                line_groups[u].append(len(crossings))
+                crossings.append((inter, tuple(c for c in box if c not in inter),
+                                  tuple(c for c in line if c not in in_box)))
+        box_groups += [tuple(group) for group in groups]
+    unit_bits = tuple(sum(1 << u for u in cu) for cu in g.cell_units)
+    reach = tuple(reduce(or_, (unit_bits[p] for p in peers), unit_bits[c])
+                  for c, peers in enumerate(g.peers))
+    return Tables(n, (1 << n) - 1, g.units, g.cell_units, g.peers, tuple(crossings), unit_bits,
+                  reach, tuple(box_groups), tuple(tuple(group) for group in line_groups))
+
+
+@dataclass(eq=False, slots=True)
+class Board:
+    """Candidates and placed digits of one grid being solved; copy() before a guess."""
+
+    t: Tables
+    cand: list[int]
+    vals: list[int]
+    free: list[int]
+    open: int
+    dirty: int = 0
+
+    def copy(self) -> Board:
+        """An independent board in the same state."""
+        return Board(self.t, self.cand[:], self.vals[:], self.free[:], self.open, self.dirty)
+
+
+class Step(NamedTuple):
+    """What one technique did: (cell, digit) placed, (cell, digit) eliminated."""
+
+    placed: tuple[tuple[int, int], ...] = ()
+    eliminated: tuple[tuple[int, int], ...] = ()
+
+
+Outcome = Step | Literal[False]
+Technique = Callable[[Board], Outcome]  # applies one pattern; False on a contradiction
+
+
+def blank(shape: Shape) -> Board:
+    """A board with no digit placed and every candidate open."""
+    t = tables(shape)
+    size = shape.cells
+    return Board(t, [t.full] * size, [0] * size, [t.full] * len(t.units), size)
+
+
+def givens(puzzle: Puzzle) -> list[Place]:
+    """The givens of a puzzle as (cell, bit), queued for settle (which refuses clashing ones)."""
+    return [(c, 1 << (v - 1)) for c, v in enumerate(puzzle.cells) if v]
+
+
+def start(puzzle: Puzzle) -> Board | Literal[False]:
+    """The board of a puzzle with its givens placed, nothing else deduced; False on a
+    contradiction (two givens clash, or they leave a cell without candidates)."""
+    b = blank(puzzle.shape)
+    for cell, bit in givens(puzzle):
+        if not place(b, cell, bit):
+            return False
+    return b
+
+
+def place(b: Board, cell: int, bit: int) -> bool:
+    """Put the digit of `bit` in `cell` and remove it from the peers; False on a contradiction.
+
+    Marks every unit the cell's peers are in as dirty (a superset, at no cost per peer)."""
+    cand = b.cand
+    if not cand[cell] & bit:
+        return b.vals[cell] == bit.bit_length()  # placed already: nothing to do
+    cand[cell] = 0
+    b.vals[cell] = bit.bit_length()
+    b.open -= 1
+    t, free = b.t, b.free
+    for u in t.cell_units[cell]:
+        free[u] ^= bit  # an open cell holds only digits its units lack
+    b.dirty |= t.reach[cell]
+    for p in t.peers[cell]:
+        m = cand[p]
+        if m & bit:
+            m ^= bit
+            if not m:
+                return False
+            cand[p] = m
+    return True
+
+
+def eliminate(b: Board, cells: Sequence[int], mask: int) -> list[tuple[int, int]] | Literal[False]:
+    """Remove the digits of `mask` from `cells`: the (cell, digit) pairs removed (maybe none), or
+    False when a cell is left without candidates (test with `is False`)."""
+    cand, unit_bits, out = b.cand, b.t.unit_bits, []
+    for c in cells:
+        m = cand[c]
+        gone = m & mask
+        if gone:
+            m ^= gone
+            if not m:
+                return False
+            cand[c] = m
+            b.dirty |= unit_bits[c]
+            out.extend((c, d) for d in digits_of(gone))
+    return out
+
+
+def digits_of(mask: int) -> Iterator[int]:
+    """The digits of a candidate mask, ascending."""
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        yield bit.bit_length()
+
+
+def mask_of(cand: list[int], cells: Sequence[int]) -> int:
+    """The union of the candidates of `cells`."""
+    m = 0
+    for c in cells:
+        m |= cand[c]
+    return m
+
+
+def lone_digits(cand: list[int], units: Sequence[Sequence[int]], missing: Sequence[int],
+                first: int = 0) -> tuple[int, int] | Literal[False] | None:
+    """The first unit u from `first` on where digits of missing[u] (the digits it still needs)
+    have one place left each: (u, mask of those digits); False when a unit before it has a digit
+    with no place left; None when neither."""
+    for u in range(first, len(units)):
+        need = missing[u]
+        if not need:
+            continue
+        once = twice = 0
+        for c in units[u]:
+            m = cand[c]
+            twice |= once & m
+            once |= m
+        if need & ~once:
+            return False
+        lone = need & ~twice
+        if lone:
+            return u, lone
+    return None
+
+
+def settle(b: Board, todo: list[Place], tally: list[int] | None = None) -> bool:
+    """Place the queued (cell, bit) and every naked and hidden single that follows, to a fixpoint.
+
+    Only the units in b.dirty (where a cell lost candidates) are searched for hidden singles; the
+    scan is lone_digits' written out, as a call per unit would slow the search. Adds the singles
+    placed to `tally`; False on a contradiction."""
+    t = b.t
+    peers, cell_units, units, unit_bits = t.peers, t.cell_units, t.units, t.unit_bits
+    cand, vals, free = b.cand, b.vals, b.free
+    left, dirty = b.open, b.dirty
+    naked = hidden = 0
+    try:
+        while True:
+            while todo:
+                c, bit = todo.pop()
+                if not cand[c] & bit:
+                    if vals[c] == bit.bit_length():
+                        continue  # queued twice (naked and hidden)
+                    return False
+                cand[c] = 0
+                vals[c] = bit.bit_length()
+                left -= 1
+                r, k, x = cell_units[c]
+                free[r] ^= bit  # open cells hold only digits their units lack
+                free[k] ^= bit
+                free[x] ^= bit
+                dirty |= unit_bits[c]
+                for p in peers[c]:
+                    m = cand[p]
+                    if m & bit:
+                        m ^= bit
+                        if not m:
+                            return False
+                        cand[p] = m
+                        dirty |= unit_bits[p]
+                        if not m & (m - 1):
+                            todo.append((p, m))
+                            naked += 1
+            if not left:
+                return True
+            while dirty:  # the first dirty unit with lone digits queues them all
+                low = dirty & -dirty
+                dirty ^= low
+                u = low.bit_length() - 1
+                missing = free[u]
+                if not missing:
+                    continue
+                unit = units[u]
+                once = twice = 0
+                for c in unit:
+                    m = cand[c]
+                    twice |= once & m
+                    once |= m
+                if missing & ~once:
+                    return False
+                lone = missing & ~twice
+                if lone:
+                    while lone:
+                        bit = lone & -lone
+                        lone ^= bit
+                        for c in unit:
+                            if cand[c] & bit:
+                                todo.append((c, bit))
+                                hidden += 1
+                                break
+                    break
+            if not todo:
+                return True
+    finally:
+        b.open, b.dirty = left, dirty
+        if tally is not None:
+            tally[0] += naked
+            tally[1] += hidden
+
+
+def locked(b: Board, todo: list[Place], counts: dict[str, int]) -> bool:
+    """Pointing and claiming in one sweep over the box-line crossings; False on a contradiction.
+
+    A digit found in one crossing only among those of a box (of a line) leaves the rest of the line
+    (of the box). Cells left with one candidate join `todo`, the units of the cells that lost
+    candidates join b.dirty, counts["pointing"] and counts["claiming"] grow by the (crossing,
+    digit) patterns that removed something. Eliminations from a sweep gone stale stay sound:
+    candidates only shrink."""
+    t, cand = b.t, b.cand
+    crossings, unit_bits = t.crossings, t.unit_bits
+    dirty = b.dirty
+    seen = []
+    for inter, _, _ in crossings:
+        m = 0
+        for c in inter:
+            m |= cand[c]
+        seen.append(m)
+    for name, groups, rest in (("pointing", t.box_groups, 2), ("claiming", t.line_groups, 1)):
+        found = 0
+        for group in groups:
+            once = twice = 0
+            for k in group:
+                m = seen[k]
+                twice |= once & m
+                once |= m
+            lone = once & ~twice
+            if not lone:
+                continue
+            for k in group:
+                digits = seen[k] & lone
+                if not digits:
+                    continue
+                removed = 0
+                for c in crossings[k][rest]:
+                    m = cand[c]
+                    if m & digits:
+                        removed |= m & digits
+                        m &= ~digits
+                        if not m:
+                            return False
+                        cand[c] = m
+                        dirty |= unit_bits[c]
+                        if not m & (m - 1):
+                            todo.append((c, m))
+                found += removed.bit_count()  # one pattern per crossing and digit
+        counts[name] += found
+    b.dirty = dirty
+    return True
+
+
+def propagate(b: Board, todo: list[Place], extra: Sequence[tuple[str, Technique]],
+              tally: list[int], counts: dict[str, int]) -> bool:
+    """Singles (settle), then the `extra` techniques easiest first, the singles again after each
+    success; False on a contradiction.
+
+    Pointing and claiming, when both are asked for, run together as one sweep (`locked`)."""
+    names = {name for name, _ in extra}
+    sweep = "pointing" in names and "claiming" in names
+    if sweep:
+        extra = [(name, f) for name, f in extra if name not in ("pointing", "claiming")]
+    cand = b.cand
+    while True:
+        if not settle(b, todo, tally):
+            return False
+        if not b.open:
+            return True
+        if sweep:
+            if not locked(b, todo, counts):
+                return False
+            if todo or b.dirty:
+                continue
+        for name, technique in extra:
+            step = technique(b)  # its eliminations mark b.dirty
+            if step is False:
+                return False
+            if step.eliminated:
+                counts[name] += 1
+                todo = [(c, cand[c]) for c, _ in step.eliminated if not cand[c] & (cand[c] - 1)]
+                break
+        else:
+            return True
+
+
+def consistent(b: Board) -> bool:
+    """No open cell without candidates, no unit missing a digit with nowhere to go."""
+    cand, free = b.cand, b.free
+    if any(not m and not v for m, v in zip(cand, b.vals)):
+        return False
+    return not any(free[u] & ~mask_of(cand, unit) for u, unit in enumerate(b.t.units))
