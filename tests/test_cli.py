@@ -124,3 +124,35 @@ def test_every_output_format_reads_back():
         expected = load_puzzles(SEEDS / "002-logic-9x9.solution.txt")[0]
         assert tuple(solution) == expected.cells, fmt
         assert puzzle.cells != expected.cells
+
+
+def test_version_and_defaults_in_help():
+    out = run("--version")
+    assert out.returncode == 0 and out.stdout.startswith("sudoku-cp ")
+    text = run("bench", "--help").stdout
+    assert "(default: 1)" in text and "frozenset" not in text and "(default: True)" not in text
+
+
+def test_counts_of_zero_are_refused():
+    for args in (["bench", "--jobs", "0"], ["bench", "--max-puzzles", "0"],
+                 ["generate", "--count", "0"]):
+        out = run(*args, "--backends", "mrv", "--puzzles", "x.txt") if args[0] == "bench" \
+            else run(*args)
+        assert out.returncode == 2 and "must be at least 1" in out.stderr, args
+        assert "Traceback" not in out.stderr
+
+
+def test_solve_says_it_waits_on_a_terminal():
+    import os
+    import pty
+
+    main, replica = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "sudokucp", "solve", "--backend", "mrv"],
+                            stdin=replica, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT)
+    os.close(replica)
+    os.write(main, b".14.........2..3\n\x04")
+    out, err = proc.communicate(timeout=60)
+    os.close(main)
+    assert "reading grids from standard input" in err
+    assert proc.returncode == 0 and "SOLVED" in out

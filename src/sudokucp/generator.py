@@ -250,36 +250,3 @@ def generate(shape: Shape, count: int, seed: int | str, *, givens: int | None = 
             return
     raise GenerateError(f"only {kept} of {count} {difficulty} puzzles among {tries} made; "
                         f"raise --tries, or change --givens")
-
-
-def command_line(shape: Shape, count: int, seed: int | str, *, givens: int | None = None,
-                 symmetric: bool = False, difficulty: str | None = None,
-                 tries: int | None = None) -> str:
-    """The command that makes exactly these puzzles again."""
-    words = ["sudoku-cp generate", f"--shape {shape}", f"--count {count}", f"--seed {seed}",
-             f"--givens {givens}" if givens is not None else "--minimal",
-             "--symmetric" if symmetric else "",
-             f"--difficulty {difficulty}" if difficulty else "",
-             f"--tries {tries}" if difficulty and tries else ""]
-    if shape != Shape.for_side(shape.side):
-        words[1] = f"--shape 'box {shape.box_rows}x{shape.box_cols}'"
-    return " ".join(w for w in words if w)
-
-
-def header(shape: Shape, count: int, seed: int | str, backend: Backend, *,
-           givens: int | None = None, symmetric: bool = False, difficulty: str | None = None,
-           tries: int | None = None) -> list[str]:
-    """Comment lines that open a generated file: the command, the seed, how clues were removed."""
-    removal = (f"clues removed in random order down to {givens} givens (not minimal)"
-               if givens is not None else "minimal: every clue tried once, none can be removed")
-    if symmetric:
-        removal += "; cells removed in 180-degree symmetric pairs"
-    command = command_line(shape, count, seed, givens=givens, symmetric=symmetric,
-                           difficulty=difficulty, tries=tries)
-    lines = [f"# {command}",
-             f"# {shape} ({shape.box_rows}x{shape.box_cols} boxes), seed {seed}; puzzle i uses "
-             f"random.Random('{puzzle_seed(seed, shape, 0)[:-1]}i')",
-             f"# {removal}; unique: checked by {backend.label} at limit 2"]
-    if difficulty:
-        lines.append(f"# kept only the puzzles `sudoku-cp rate` puts in class {difficulty}")
-    return lines

@@ -1,0 +1,70 @@
+"""The command line: one module per command (solve, check and backends; bench; generate; rate),
+this one builds the parser and runs a command. `python -m sudokucp` works too."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from sudokucp.cli.bench import add_bench
+from sudokucp.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    USER_ERRORS,
+    CommandError,
+    HelpFormatter,
+    fail,
+)
+from sudokucp.cli.generate import add_generate
+from sudokucp.cli.rate import add_rate
+from sudokucp.cli.solve import add_backends, add_check, add_solve
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="sudoku-cp", formatter_class=HelpFormatter,
+        description="Solve Sudoku grids of any shape with interchangeable backends and compare "
+                    "them.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in COMMANDS:
+        add(sub)
+    for command in sub.choices.values():
+        command.formatter_class = HelpFormatter
+    return parser
+
+
+def version() -> str:
+    """The installed distribution's version."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("sudoku-cp")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
+COMMANDS = [add_solve, add_check, add_backends, add_bench, add_generate, add_rate]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; bad input gets a one-line message and exit status 2."""
+    args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # as typed, for reports
+    try:
+        return args.handler(args)
+    except (*USER_ERRORS, CommandError) as err:
+        fail(str(err))
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        fail("interrupted")
+        return 130
+    except BrokenPipeError:
+        sys.stderr.close()
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

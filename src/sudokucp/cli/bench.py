@@ -1,0 +1,149 @@
+"""The bench command: a comparison of backends on puzzle files, stopped cleanly by a signal."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import shlex
+import signal
+from collections.abc import Iterator
+
+from sudokucp.cli.common import (
+    EXIT_OK,
+    EXIT_UNSOLVED,
+    EXIT_USAGE,
+    CommandError,
+    count_arg,
+    fail,
+    plural,
+    positive_arg,
+    size_arg,
+)
+from sudokucp.executors import EXECUTORS
+from sudokucp.result import Status
+
+
+def add_bench(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("bench", help="compare backends on puzzle files: isolated runs, checked "
+                                     "answers, CSV tables, a cactus plot",
+                       description="Run every backend on every puzzle in isolated worker "
+                                   "processes with hard limits, check every answer, "
+                                   "cross-validate the backends and write results.jsonl, "
+                                   "results.csv, summary.csv, cactus.png and summary.md to OUT "
+                                   "(one bench at a time per folder). "
+                                   "Exit status: 0 all agree, 1 wrong answers or disagreements, "
+                                   "2 bad input, an OUT that is in use or cannot be written, or "
+                                   "--resume with other settings; 130 on Ctrl-C, 143 on SIGTERM "
+                                   "(every finished run kept).")
+    p.add_argument("--backends", nargs="+", required=True, metavar="SPEC",
+                   help="backend specs, comma- or space-separated, with options "
+                        "(mrv:order=static, cpsat:workers=2), or 'all'")
+    p.add_argument("--puzzles", nargs="+", required=True, metavar="FILE", help="puzzle files")
+    p.add_argument("--limit", type=int, choices=(0, 1, 2), default=1,
+                   help="solutions to look for: 1 (default), 2 (uniqueness) or 0 (all)")
+    p.add_argument("--timeout", type=positive_arg, default=10.0, metavar="S",
+                   help="seconds per run (default 10); the worker is killed shortly after")
+    p.add_argument("--jobs", type=count_arg, default=1, metavar="J",
+                   help="runs in parallel, capped by the cores (a CP-SAT run counts its workers)")
+    p.add_argument("--out", default="bench-out", metavar="DIR",
+                   help="output folder, made with its parents if missing (default bench-out)")
+    p.add_argument("--resume", action="store_true",
+                   help="skip the runs already in DIR/results.jsonl (otherwise it is replaced); "
+                        "refused when they were made with another --limit, --timeout, --memory "
+                        "or backend version")
+    p.add_argument("--retry", type=_statuses, default=frozenset(), metavar="STATUS,...",
+                   help="with --resume: run again the finished runs that ended so, e.g. "
+                        "crash,timeout (statuses: " + ", ".join(s.value for s in Status) + ")")
+    p.add_argument("--seed", type=int, metavar="S", help="shuffle the puzzle order with this seed")
+    p.add_argument("--memory", type=size_arg, default=4096, metavar="MB",
+                   help="address-space cap per worker (default 4096; 0 = none)")
+    p.add_argument("--max-puzzles", type=count_arg, metavar="K",
+                   help="the first K puzzles of each file")
+    p.add_argument("--executor", choices=list(EXECUTORS), default="local",
+                   help="where the runs execute (default local: worker processes here)")
+    p.add_argument("--no-fail-on-disagreement", dest="fail_on_disagreement",
+                   action="store_false", help="exit 0 even when answers are wrong or disagree")
+    p.set_defaults(handler=run_bench)
+
+
+def _statuses(text: str) -> frozenset[Status]:
+    """'crash,timeout' as statuses; plural and past forms (crashes, crashed) read the same."""
+    names = {status.value: status for status in Status}
+    found = set()
+    for word in filter(None, (w.strip().lower() for w in text.split(","))):
+        forms = (word, word.removesuffix("es"), word.removesuffix("s"), word.removesuffix("ed"))
+        name = next((form for form in forms if form in names), None)
+        if name is None:
+            raise argparse.ArgumentTypeError(f"{word!r} is not a status; choose from "
+                                             f"{', '.join(names)}")
+        found.add(names[name])
+    return frozenset(found)
+
+
+@contextlib.contextmanager
+def _stopped_by_signals() -> Iterator[list[int]]:
+    """While the block runs, SIGINT and SIGTERM raise KeyboardInterrupt (once: a second signal
+    does not cut the clean-up short); yields the list of signals received."""
+    received: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        received.append(signum)
+        if len(received) == 1:
+            raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield received
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _stopped(received: list[int]) -> int:
+    """Say which signal stopped the bench; exit status 128 + its number (130, 143)."""
+    signum = received[0] if received else signal.SIGINT
+    fail(f"interrupted by {signal.Signals(signum).name}; every finished run is kept "
+         f"(use --resume to go on)")
+    return 128 + signum
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from sudokucp.executors.local import usable_cores
+    from sudokucp.harness import BenchConfig, BenchError, bench
+    from sudokucp.progress import Progress
+
+    if args.retry and not args.resume:
+        raise CommandError("--retry runs again some runs of an earlier bench: add --resume")
+    if args.jobs > usable_cores():
+        fail(f"--jobs {args.jobs} exceeds the {usable_cores()} usable cores: using "
+             f"{usable_cores()}")
+    specs = [s for item in args.backends for s in item.split(",") if s.strip()]
+    command = shlex.join(["sudoku-cp", *args.argv]) if getattr(args, "argv", None) else None
+    config = BenchConfig(specs, args.puzzles, Path(args.out), args.limit, args.timeout,
+                         args.jobs, args.resume, args.seed, args.memory or None,
+                         args.max_puzzles, args.executor, args.retry, command)
+    progress: list[Progress] = []
+    with _stopped_by_signals() as received:
+        try:
+            outcome = bench(config, on_row=lambda row: progress[0](row),
+                            on_plan=lambda total: progress.append(Progress(total)))
+        except BenchError as err:
+            raise CommandError(str(err)) from None
+        except KeyboardInterrupt:  # before the runs began, or while the tables were written
+            return _stopped(received)
+    if progress:
+        progress[0].finish()
+    for problem in [*outcome.notes, *outcome.problems]:
+        fail(problem)
+    log = config.out / "results.jsonl"
+    print(f"{plural(outcome.ran, 'run')} done, {outcome.skipped} already in {log}")
+    for d in outcome.disagreements:
+        print(f"DISAGREEMENT {d.puzzle} ({d.hash}): {d.message}")
+    print("wrote " + ", ".join(str(p) for p in outcome.files))
+    if outcome.interrupted:
+        return _stopped(received)
+    if outcome.disagreements and args.fail_on_disagreement:
+        return EXIT_UNSOLVED
+    return EXIT_USAGE if outcome.problems else EXIT_OK

@@ -1,0 +1,137 @@
+"""What every command shares: exit codes, one-line errors, argument types, reading entries."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from itertools import chain
+
+from sudokucp.backends import (
+    BackendUnavailable,
+    OptionError,
+    UnknownBackend,
+)
+from sudokucp.formats import Entry, iter_entries
+from sudokucp.puzzle import PuzzleError, Shape
+
+EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE = 0, 1, 2
+USER_ERRORS = (PuzzleError, UnknownBackend, BackendUnavailable, OptionError)
+
+
+class CommandError(Exception):
+    """A usage problem the command reports in one line before exiting with status 2."""
+
+
+def fail(message: str) -> None:
+    """Report one problem on standard error."""
+    print(f"sudoku-cp: {message}", file=sys.stderr)
+
+
+def shape_arg(text: str) -> Shape:
+    try:
+        return Shape.parse(text)
+    except PuzzleError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def plural(count: int, word: str) -> str:
+    """'1 run', '2 runs'."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def count_arg(text: str) -> int:
+    """A whole number of at least 1 (jobs, puzzles, tries)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
+    return value
+
+
+def size_arg(text: str) -> int:
+    """A whole number of at least 0 (a cap where 0 means none)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} must be 0 or more")
+    return value
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Shows every option's default, unless its help already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text, default = action.help or "", action.default
+        quiet = (default is None or isinstance(default, bool) or default == argparse.SUPPRESS
+                 or (isinstance(default, (frozenset, list, tuple)) and not default))
+        if quiet or "default" in text or not action.option_strings:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+def stdin_hint(source: str) -> None:
+    """Say so when a command waits for grids typed on a terminal."""
+    if source == "-" and sys.stdin.isatty():
+        print("sudoku-cp: reading grids from standard input; end with Ctrl-D "
+              "(or give a FILE)", file=sys.stderr)
+
+
+def positive_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} must be positive")
+    return value
+
+
+MAX_SHOWN = 10  # unreadable entries of a file reported in full; the others are counted
+
+
+def source_label(source: str) -> str:
+    return "stdin" if source == "-" else source
+
+
+def read_entries(source: str, shape: Shape | None) -> Iterator[Entry]:
+    """Puzzle entries of a file as they are read; no file, or no entry in it, is a usage error."""
+    found = False
+    stdin_hint(source)
+    for entry in iter_entries(source, shape=shape):
+        found = True
+        yield entry
+    if not found:
+        raise CommandError(f"{source_label(source)}: no puzzle found")
+
+
+def with_many(entries: Iterator[Entry]) -> tuple[Iterator[Entry], bool]:
+    """The same entries, and whether there is more than one (two are read ahead, no more)."""
+    first = next(entries)
+    second = next(entries, None)
+    return chain([first] if second is None else [first, second], entries), second is not None
+
+
+def report_bad(source: str, entry: Entry) -> None:
+    fail(f"{source_label(source)}: {entry.error}")
+
+
+class BadEntries:
+    """Unreadable entries of a file: the first MAX_SHOWN in full, then a line counting the rest."""
+
+    def __init__(self, source: str) -> None:
+        self.source, self.count = source, 0
+
+    def report(self, entry: Entry) -> None:
+        self.count += 1
+        if self.count <= MAX_SHOWN:
+            report_bad(self.source, entry)
+
+    def finish(self) -> None:
+        if self.count > MAX_SHOWN:
+            fail(f"{source_label(self.source)}: {self.count - MAX_SHOWN} more unreadable "
+                 f"entries not shown ({self.count} in all)")

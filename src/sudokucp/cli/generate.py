@@ -1,0 +1,153 @@
+"""The generate command, with the wording of a generated file's header and its command line."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from sudokucp.backends import (
+    from_spec,
+)
+from sudokucp.backends.base import Backend
+from sudokucp.cli.common import (
+    EXIT_OK,
+    EXIT_UNSOLVED,
+    CommandError,
+    count_arg,
+    fail,
+    shape_arg,
+)
+from sudokucp.generator import puzzle_seed
+from sudokucp.puzzle import Shape
+
+GENERATE_COST = ("What one minimal puzzle costs (reports/generate.md, a shared 2-core machine): "
+                 "9x9 a few hundredths of a second; 12x12 well under a second; 16x16 1 to 5 s "
+                 "with the sat checker (10 to 50 s with the hybrid); 25x25 from a few minutes to "
+                 "over half an hour with sat. Progress shows on a terminal. --givens stops early "
+                 "and is far cheaper on large shapes (25x25 at 375 givens: about a second).")
+
+
+def add_generate(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("generate", help="make puzzles with one solution, any shape",
+                       description="Make COUNT puzzles with exactly one solution: a random full "
+                                   "grid, then clues removed while a complete backend at limit 2 "
+                                   "still finds one solution. The same seed gives the same "
+                                   "puzzles. " + GENERATE_COST)
+    p.add_argument("--shape", type=shape_arg, default=Shape(3, 3),
+                   help="9x9 (default), 6x6, 16x16, or box 2x3")
+    p.add_argument("--count", type=count_arg, default=1, metavar="K", help="puzzles to make (1)")
+    p.add_argument("--seed", default="0", metavar="S", help="seed of every random choice (0)")
+    how_far = p.add_mutually_exclusive_group()
+    how_far.add_argument("--minimal", action="store_true",
+                         help="try every clue once: no clue left can go (the default)")
+    how_far.add_argument("--givens", type=int, metavar="G",
+                         help="stop at G givens (G-1 with --symmetric pairs), not minimal; says "
+                              "so when G cannot be reached")
+    p.add_argument("--symmetric", action="store_true",
+                   help="remove cells in 180-degree rotationally symmetric pairs")
+    p.add_argument("--difficulty", choices=("simple", "easy", "intermediate", "expert"),
+                   help="keep only puzzles that `sudoku-cp rate` puts in this class")
+    p.add_argument("--tries", type=count_arg, metavar="T",
+                   help="with --difficulty: puzzles to make at most (100 per puzzle asked)")
+    p.add_argument("-b", "--backend", help="uniqueness checker (default: hybrid up to 12x12, sat "
+                                           "from 16x16, the next that works otherwise)")
+    p.add_argument("-o", "--out", metavar="FILE", help="write to FILE instead of standard output")
+    p.set_defaults(handler=run_generate)
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    from sudokucp import generator
+
+    if args.count < 1:
+        raise CommandError("--count must be at least 1")
+    try:
+        backend = from_spec(args.backend) if args.backend else generator.checker(args.shape)
+    except generator.GenerateError as err:
+        raise CommandError(str(err)) from None
+    options = {"givens": args.givens, "symmetric": args.symmetric,
+               "difficulty": args.difficulty, "tries": args.tries}
+    lines = header(args.shape, args.count, args.seed, backend, **options)
+    progress = _progress(args.count) if sys.stderr.isatty() else None
+    code = EXIT_OK
+    with _output(args.out) as out:
+        out.write("\n".join(lines) + "\n")
+        try:
+            for made in generator.generate(args.shape, args.count, args.seed, backend=backend,
+                                           progress=progress, **options):
+                out.write(made.puzzle.to_line() + "\n")
+                out.flush()
+                if args.givens is not None and made.puzzle.givens > args.givens:
+                    fail(f"puzzle {made.seed}: {args.givens} givens cannot be reached, "
+                         f"stopped at {made.puzzle.givens} (minimal)")
+        except generator.GenerateError as err:
+            fail(str(err))
+            code = EXIT_UNSOLVED
+    if progress is not None:
+        print(file=sys.stderr)
+    return code
+
+
+def _progress(count: int):
+    """A progress line on standard error, redrawn in place."""
+    def show(index: int, done: int, total: int, givens: int) -> None:
+        print(f"\rpuzzle {index + 1}/{count}: clue {done}/{total}, {givens} givens   ",
+              end="", file=sys.stderr, flush=True)
+    return show
+
+
+class _output:
+    """Standard output, or FILE written under a temporary name and renamed when complete."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+
+    def __enter__(self):
+        if self.path is None:
+            return sys.stdout
+        self.temp = f"{self.path}.tmp"
+        self.file = open(self.temp, "w", encoding="utf-8")  # noqa: SIM115
+        return self.file
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if self.path is None:
+            return
+        self.file.close()
+        if kind is None:
+            os.replace(self.temp, self.path)
+        else:
+            os.unlink(self.temp)
+
+
+
+def command_line(shape: Shape, count: int, seed: int | str, *, givens: int | None = None,
+                 symmetric: bool = False, difficulty: str | None = None,
+                 tries: int | None = None) -> str:
+    """The command that makes exactly these puzzles again."""
+    words = ["sudoku-cp generate", f"--shape {shape}", f"--count {count}", f"--seed {seed}",
+             f"--givens {givens}" if givens is not None else "--minimal",
+             "--symmetric" if symmetric else "",
+             f"--difficulty {difficulty}" if difficulty else "",
+             f"--tries {tries}" if difficulty and tries else ""]
+    if shape != Shape.for_side(shape.side):
+        words[1] = f"--shape 'box {shape.box_rows}x{shape.box_cols}'"
+    return " ".join(w for w in words if w)
+
+
+def header(shape: Shape, count: int, seed: int | str, backend: Backend, *,
+           givens: int | None = None, symmetric: bool = False, difficulty: str | None = None,
+           tries: int | None = None) -> list[str]:
+    """Comment lines that open a generated file: the command, the seed, how clues were removed."""
+    removal = (f"clues removed in random order down to {givens} givens (not minimal)"
+               if givens is not None else "minimal: every clue tried once, none can be removed")
+    if symmetric:
+        removal += "; cells removed in 180-degree symmetric pairs"
+    command = command_line(shape, count, seed, givens=givens, symmetric=symmetric,
+                           difficulty=difficulty, tries=tries)
+    lines = [f"# {command}",
+             f"# {shape} ({shape.box_rows}x{shape.box_cols} boxes), seed {seed}; puzzle i uses "
+             f"random.Random('{puzzle_seed(seed, shape, 0)[:-1]}i')",
+             f"# {removal}; unique: checked by {backend.label} at limit 2"]
+    if difficulty:
+        lines.append(f"# kept only the puzzles `sudoku-cp rate` puts in class {difficulty}")
+    return lines
