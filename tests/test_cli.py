@@ -156,3 +156,20 @@ def test_solve_says_it_waits_on_a_terminal():
     os.close(main)
     assert "reading grids from standard input" in err
     assert proc.returncode == 0 and "SOLVED" in out
+
+
+def test_solve_timeout_is_hard_for_a_backend_that_cannot_be_interrupted():
+    import os
+    import time
+
+    import fake_backends
+
+    env = {**os.environ, "PYTHONPATH": fake_backends.pythonpath()}
+    start = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "sudokucp", "solve", "--backend",
+                          fake_backends.spec(fake_backends.Stubborn), "--timeout", "1",
+                          str(SEEDS / "004-telegram.txt")],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
+    assert time.monotonic() - start < 10  # the backend alone would run for minutes
+    assert out.returncode == 1 and out.stdout.startswith("TIMEOUT"), out.stderr
+    assert "killed after" in out.stdout

@@ -124,3 +124,30 @@ def test_cpsat_refuses_zero_workers():
     pytest.importorskip("ortools", reason="OR-tools is not installed")
     with pytest.raises(OptionError, match="at least 1, not 0"):
         from_spec("cpsat:workers=0")
+
+
+def test_imports_are_loaded_before_the_clock(monkeypatch):
+    pytest.importorskip("ortools", reason="OR-tools is not installed")
+    backend = get_backend("cpsat")
+    monkeypatch.setattr(Backend, "_loaded", set())  # as in a fresh process
+    puzzle = read_puzzles(SEEDS / "004-telegram.txt")[0].puzzle
+    first = backend.solve(puzzle)
+    second = backend.solve(puzzle)
+    assert first.stats["load_s"] >= 0 and "load_s" not in second.stats
+    assert first.status is second.status is Status.SOLVED
+
+
+def test_the_time_limit_runs_from_the_end_of_the_build(monkeypatch):
+    pytest.importorskip("ortools", reason="OR-tools is not installed")
+    from sudokucp.backends import cpsat
+
+    def slow_build(model, puzzle):
+        import time
+
+        time.sleep(0.3)
+        return cpsat.build_integer(model, puzzle)
+
+    monkeypatch.setitem(cpsat.BUILDERS, "integer", slow_build)
+    puzzle = read_puzzles(SEEDS / "004-telegram.txt")[0].puzzle
+    result = get_backend("cpsat").solve(puzzle, time_limit=0.25)
+    assert result.status is Status.SOLVED and result.stats["build_s"] >= 0.3

@@ -280,3 +280,22 @@ def test_a_signal_kills_workers_and_keeps_finished_runs(tmp_path, fakes, monkeyp
     for pid in pids.iterdir():
         with pytest.raises(ProcessLookupError):
             os.kill(int(pid.name), 0)
+
+
+def test_a_solution_given_in_the_puzzle_file_is_checked(tmp_path):
+    from sudokucp.harness import cross_validate, load_dataset
+
+    puzzle, good = "1.3.34.22.4.4.21", "1234341221434321"
+    other = "2143341212344321"  # a full grid, but r1c3 holds 4 where the puzzle gives 3
+    path = tmp_path / "set.csv"
+    path.write_text(f"quizzes,solutions\n{puzzle},{good}\n.{puzzle[1:]},{other}\n")
+    data = load_dataset(path)
+    assert len(data.puzzles) == 2 and list(data.answers.values()) == [good]
+    assert any("does not solve its puzzle" in p and "line 3" in p for p in data.problems)
+    claim = _row("exact", 1, True, solutions=("1234341221434312",))
+    rows, found = cross_validate([claim], {"h": good})
+    assert rows[0].status is Status.WRONG
+    assert "given in the puzzle file" in found[0].message
+    rows, found = cross_validate([_row("exact", 1, True, solutions=(good,))],
+                                 {"h": good})
+    assert rows[0].status is Status.SOLVED and not found

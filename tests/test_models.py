@@ -188,7 +188,7 @@ def test_sat_stats_describe_the_cnf(multiple):
     stats = result.stats
     assert 0 < stats["variables"] < 9 ** 3
     assert 0 < stats["clauses"] < stats["base_clauses"]
-    assert stats["encode_s"] >= 0 and stats["solve_s"] >= 0
+    assert stats["build_s"] >= 0 and stats["solve_s"] >= 0
 
 
 def test_cpsat_stats(multiple):

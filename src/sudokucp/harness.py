@@ -11,7 +11,7 @@ import dataclasses
 import platform
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,7 @@ class Dataset:
     puzzles: list[Puzzle]
     problems: list[str] = field(default_factory=list)
     source: str = ""
+    answers: dict[str, str] = field(default_factory=dict)  # puzzle hash -> the file's solution
 
 
 @dataclass(frozen=True)
@@ -78,14 +79,23 @@ def resolve(specs: Iterable[str]) -> list[Contender]:
 
 
 def load_dataset(path: str | Path, max_puzzles: int | None = None) -> Dataset:
-    """The readable puzzles of a file (the first `max_puzzles`), with a message per bad line."""
-    puzzles, problems = [], []
+    """The readable puzzles of a file (the first `max_puzzles`), with a message per bad line,
+    and the solutions the file gives (a CSV solution column), each checked by the judge."""
+    puzzles, problems, answers = [], [], {}
     for entry in read_puzzles(path):
         if entry.error is not None:
             problems.append(f"{path}: {entry.error}")
         elif max_puzzles is None or len(puzzles) < max_puzzles:
             puzzles.append(entry.puzzle)
-    return Dataset(Path(path).stem, puzzles, problems, str(path))
+            if entry.solution is None:
+                continue
+            if is_solution(entry.puzzle, entry.solution):
+                answers[entry.puzzle.digest] = to_line(entry.puzzle.shape, entry.solution)
+            else:
+                why = "; ".join(explain(entry.puzzle, entry.solution)[:2])
+                problems.append(f"{path}: line {entry.line}: the solution given in the file "
+                                f"does not solve its puzzle ({why}); ignored")
+    return Dataset(Path(path).stem, puzzles, problems, str(path), answers)
 
 
 def run_key(label: str, digest: str, limit: int) -> str:
@@ -162,31 +172,40 @@ def enforce_time_limit(row: Row) -> Row:
     return row
 
 
-def cross_validate(rows: Sequence[Row]) -> tuple[list[Row], list[Disagreement]]:
-    """Rows with the WRONG verdicts that only comparison reveals, and the disagreements found."""
+def cross_validate(rows: Sequence[Row], answers: Mapping[str, str] | None = None
+                   ) -> tuple[list[Row], list[Disagreement]]:
+    """Rows with the WRONG verdicts that only comparison reveals, and the disagreements found.
+
+    `answers` (puzzle hash -> solution line, checked) are solutions the puzzle files give: they
+    count as verified solutions, so a complete search that finds another one alone is refuted."""
     by_puzzle: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
         by_puzzle[row.hash].append(row)
     checked, found = [], []
-    for group in by_puzzle.values():
-        group_rows, group_found = _judge_puzzle(group)
+    for digest, group in by_puzzle.items():
+        given = (answers or {}).get(digest)
+        group_rows, group_found = _judge_puzzle(group, () if given is None else (given,))
         checked += group_rows
         found += group_found
     return checked, found
 
 
-def _judge_puzzle(group: list[Row]) -> tuple[list[Row], list[Disagreement]]:
+def _judge_puzzle(group: list[Row], given: Sequence[str] = ()
+                  ) -> tuple[list[Row], list[Disagreement]]:
     name, digest = group[0].puzzle, group[0].hash
     found = [Disagreement(name, digest, f"{r.backend}: {r.error}", (r.backend,))
              for r in group if r.status is Status.WRONG]
-    known = {s for r in group if r.verified for s in r.solutions}
+    found_here = {s for r in group if r.verified for s in r.solutions}
+    known = found_here | set(given)
     exact = [r for r in group if r.complete and r.answered]
     short = [r for r in exact if r.count < len(known)]
     if short:
         labels = tuple(r.backend for r in short)
         claims = ", ".join(f"{r.backend} {r.count}" for r in short)
+        source = " (one of them given in the puzzle file)" if known - found_here else ""
         found.append(Disagreement(name, digest, f"complete searches claim fewer solutions "
-                                  f"({claims}) than the {len(known)} verified ones found", labels))
+                                  f"({claims}) than the {len(known)} verified ones "
+                                  f"found{source}", labels))
     counts = {r.count for r in exact} - {r.count for r in short}
     if len(counts) > 1:
         claims = ", ".join(f"{r.backend} {r.count}" for r in exact if r not in short)
@@ -256,8 +275,9 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
         note = outcome_note(config, contenders)
         executor = executor or make_executor(config.executor, jobs=config.jobs)
         new, interrupted = _run(todo, executor, log, config.resume, on_row)
+        answers = {k: v for d in datasets for k, v in d.answers.items()}
         checked, disagreements = cross_validate([enforce_time_limit(row)
-                                                 for row in _latest(old + new)])
+                                                 for row in _latest(old + new)], answers)
         problems = [msg for d in datasets for msg in d.problems]
         outcome = BenchOutcome(checked, disagreements, problems, notes, len(new),
                                len(tasks) - len(todo), interrupted)

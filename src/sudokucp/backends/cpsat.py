@@ -65,6 +65,7 @@ class CPSat(Backend):
     description = "OR-tools CP-SAT: AllDifferent per unit (model=integer) or one-hot exactly-one"
     extra = "ortools"
     module = "ortools"
+    loads = ("ortools.sat.python.cp_model",)
     package = "ortools"
     defaults = {"model": "integer", "workers": 1}
     choices = {"model": ("integer", "boolean")}
@@ -86,8 +87,9 @@ class CPSat(Backend):
         start = time.perf_counter()
         model = cp_model.CpModel()
         cells = BUILDERS[self.options["model"]](model, puzzle)
-        solver = self._solver(cp_model, deadline, enumerate_all=limit != 1)
         built = time.perf_counter()
+        limit_at = None if deadline is None else deadline + built - start  # the limit covers search
+        solver = self._solver(cp_model, limit_at, enumerate_all=limit != 1)
         if limit == 1:
             status = solver.solve(model)
             found = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
@@ -101,7 +103,7 @@ class CPSat(Backend):
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
         stats = self._stats(solver, built - start, time.perf_counter() - built)
-        if deadline is not None and not complete and not (limit and len(solutions) >= limit):
+        if limit_at is not None and not complete and not (limit and len(solutions) >= limit):
             stats[TIMED_OUT] = 1  # CP-SAT's own limit stopped it, on a clock started after ours
         return solutions, complete, stats
 

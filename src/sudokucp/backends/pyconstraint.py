@@ -66,6 +66,8 @@ class PyConstraint(Backend):
         solver = solver_class(self.options["steps"]) if kind == "minconflicts" else solver_class()
         problem = build_problem(constraint, solver, puzzle)
         built = time.perf_counter()
+        if deadline is not None:
+            deadline += built - start  # the time limit covers the search, not the model
         if kind == "minconflicts":
             solutions, complete = self._local(problem, puzzle), False
         else:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from sudokucp.backends import (
     ALIASES,
@@ -13,6 +14,7 @@ from sudokucp.backends import (
     backend_class,
     from_spec,
 )
+from sudokucp.backends.base import Backend
 from sudokucp.check import explain
 from sudokucp.cli.common import (
     EXIT_OK,
@@ -113,23 +115,50 @@ DISPLAYS: dict[str, Display] = {"grid": writer_display("grid"), "line": show_lin
                                 "numeric": writer_display("numeric"), "json": show_json}
 
 
+Solver = Callable[[Puzzle, int], Result]
+
+
+@contextlib.contextmanager
+def solver_for(backend: Backend, timeout: float | None) -> Iterator[Solver]:
+    """The backend's solve in this process or, when it cannot look at the clock and a time limit
+    is set, in a worker process that is killed at the limit (as under bench)."""
+    if backend.interruptible or timeout is None:
+        yield lambda puzzle, limit: backend.solve(puzzle, limit=limit, time_limit=timeout)
+        return
+    from sudokucp.executors import ResourceLimits, Task, make_executor
+
+    limits = ResourceLimits(time_limit=timeout, cores=backend.cores)
+    with make_executor("local", jobs=1) as executor:
+
+        def isolated(puzzle: Puzzle, limit: int) -> Result:
+            executor.submit(Task(puzzle.digest, backend.label, puzzle, limit, limits))
+            return next(iter(executor.results())).result
+
+        yield isolated
+
+
 def run_solve(args: argparse.Namespace) -> int:
     backend = from_spec(args.backend)
     limit = _limit(args)
     entries, many = with_many(read_entries(args.file, args.shape))
     bad, code = BadEntries(args.file), EXIT_OK
-    for entry in entries:
-        if entry.error is not None:
-            bad.report(entry)
-            code = EXIT_USAGE
-            continue
-        result = backend.solve(entry.puzzle, limit=limit, time_limit=args.timeout)
-        DISPLAYS[args.format](entry.puzzle, result, args.count, many)
-        sys.stdout.flush()
-        if result.status is not Status.SOLVED and code == EXIT_OK:
-            code = EXIT_UNSOLVED
+    with solver_for(backend, args.timeout) as solve:
+        for entry in entries:
+            if entry.error is not None:
+                bad.report(entry)
+                code = EXIT_USAGE
+                continue
+            result = solve(entry.puzzle, limit)
+            code = _show(entry.puzzle, result, args, many, code)
     bad.finish()
     return code
+
+
+def _show(puzzle: Puzzle, result: Result, args: argparse.Namespace, many: bool, code: int) -> int:
+    """Display one result; the exit status after it."""
+    DISPLAYS[args.format](puzzle, result, args.count, many)
+    sys.stdout.flush()
+    return EXIT_UNSOLVED if result.status is not Status.SOLVED and code == EXIT_OK else code
 
 
 # --- check -----------------------------------------------------------------------------------
