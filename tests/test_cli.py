@@ -173,3 +173,13 @@ def test_solve_timeout_is_hard_for_a_backend_that_cannot_be_interrupted():
     assert time.monotonic() - start < 10  # the backend alone would run for minutes
     assert out.returncode == 1 and out.stdout.startswith("TIMEOUT"), out.stderr
     assert "killed after" in out.stdout
+
+
+def test_count_as_json_gives_the_count_not_the_solutions():
+    out = run("solve", "--backend", "naive", "--count", "--format", "json",
+              str(SEEDS / "004-multiple.txt"))
+    record = json.loads(out.stdout)
+    puzzle = load_puzzles(SEEDS / "004-multiple.txt")[0]
+    assert (record["count"], record["complete"]) == (28, True)
+    assert "solutions" not in record
+    assert (record["grid"], record["name"]) == (puzzle.to_line(), puzzle.name)

@@ -151,3 +151,17 @@ def test_the_time_limit_runs_from_the_end_of_the_build(monkeypatch):
     puzzle = read_puzzles(SEEDS / "004-telegram.txt")[0].puzzle
     result = get_backend("cpsat").solve(puzzle, time_limit=0.25)
     assert result.status is Status.SOLVED and result.stats["build_s"] >= 0.3
+
+
+@pytest.mark.parametrize("spec", ["naive", "naive-iterative", TEMPLATE, "cpsat", "sat",
+                                  "pyconstraint"])
+def test_counting_keeps_only_what_it_is_asked_to(spec):
+    backend = from_spec(spec)
+    if not backend.available():
+        pytest.skip(f"{spec} is not installed here")
+    puzzle = read_puzzles(SEEDS / "004-multiple.txt")[0].puzzle
+    result = backend.solve(puzzle, limit=0, keep=3)
+    assert (result.count, len(result.solutions), result.complete) == (28, 3, True)
+    assert all(is_solution(puzzle, s) for s in result.solutions)
+    assert backend.solve(puzzle, limit=0, keep=0).solutions == ()
+    assert backend.solve(puzzle, limit=0).count == len(backend.solve(puzzle, limit=0).solutions)

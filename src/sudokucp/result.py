@@ -38,10 +38,11 @@ class Result:
     seconds: float = 0.0
     stats: Mapping[str, float] = field(default_factory=dict)
     error: str | None = None
+    found: int | None = None  # solutions counted, when more than those kept in `solutions`
 
     @property
     def count(self) -> int:
-        return len(self.solutions)
+        return len(self.solutions) if self.found is None else self.found
 
     @property
     def solution(self) -> Grid | None:
@@ -65,13 +66,16 @@ class Result:
     def to_dict(self) -> dict[str, Any]:
         return {"backend": self.backend, "puzzle": self.puzzle, "status": self.status.value,
                 "solutions": [list(s) for s in self.solutions], "complete": self.complete,
-                "seconds": self.seconds, "stats": dict(self.stats), "error": self.error}
+                "seconds": self.seconds, "stats": dict(self.stats), "error": self.error,
+                "count": self.count}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Result:
-        return cls(data["backend"], data["puzzle"], Status(data["status"]),
-                   tuple(tuple(s) for s in data.get("solutions", ())), bool(data["complete"]),
-                   float(data["seconds"]), dict(data.get("stats", {})), data.get("error"))
+        solutions = tuple(tuple(s) for s in data.get("solutions", ()))
+        count = data.get("count", len(solutions))
+        return cls(data["backend"], data["puzzle"], Status(data["status"]), solutions,
+                   bool(data["complete"]), float(data["seconds"]), dict(data.get("stats", {})),
+                   data.get("error"), None if count == len(solutions) else count)
 
 
 def _column(default: Any = None, *, name: str | None = None, item: str | None = None,

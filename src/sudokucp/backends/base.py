@@ -4,6 +4,8 @@ The contract of `_search(puzzle, limit, deadline) -> (solutions, complete, stats
 solve() after the options were checked by the constructor:
 
 - solutions: up to `limit` grids (0 = every one), each a tuple of N*N digits; the judge checks them.
+  Collect them in `self.collector()` (a list that counts every grid and keeps the first few the
+  caller asked for, so counting runs in constant memory); a plain list works too.
 - complete: True only when the search space was exhausted, so the count (and UNSAT) is exact.
   A backend that can never prove a count says so with `complete = False` on the class or instance.
 - deadline: a `time.perf_counter()` value, or None. Look at it with `expired(deadline)` every
@@ -26,7 +28,7 @@ from __future__ import annotations
 import abc
 import importlib
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -42,6 +44,28 @@ CHECK_MASK = CHECK_EVERY - 1  # `not nodes & CHECK_MASK` is true every CHECK_EVE
 def expired(deadline: float | None) -> bool:
     """Whether the deadline (a perf_counter value; None = never) has passed."""
     return deadline is not None and time.perf_counter() > deadline
+
+
+class Found:
+    """The solutions of one search: every grid counted, the first `keep` kept (None: all).
+
+    Appended to and measured with len() like a list, so `len(found) == limit` stops a search."""
+
+    __slots__ = ("count", "keep", "kept")
+
+    def __init__(self, keep: int | None = None) -> None:
+        self.count, self.keep, self.kept = 0, keep, []
+
+    def append(self, grid: Sequence[int]) -> None:
+        self.count += 1
+        if self.keep is None or len(self.kept) < self.keep:
+            self.kept.append(tuple(grid))
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[Grid]:
+        return iter(self.kept)
 
 
 class OptionError(ValueError):
@@ -62,6 +86,7 @@ class Backend(abc.ABC):
     complete: bool = True  # its exhausted searches prove counts; an instance may say otherwise
     loads: ClassVar[tuple[str, ...]] = ()  # modules load() imports besides `module`
     _loaded: ClassVar[set[str]] = set()
+    _keep: int | None = None  # solutions solve() keeps, for collector()
     _available: ClassVar[dict[str, bool]] = {}
 
     def __init__(self, **options: Any) -> None:
@@ -145,10 +170,17 @@ class Backend(abc.ABC):
         changed = [f"{k}={v}" for k, v in sorted(self.options.items()) if self.defaults[k] != v]
         return ":".join([spec_name(type(self)), *changed])
 
-    def solve(self, puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None) -> Result:
-        """Search for up to `limit` solutions (0 = all) within `time_limit` seconds."""
+    def collector(self) -> Found:
+        """Where `_search` collects solutions: counts them all, keeps what solve() was asked to."""
+        return Found(self._keep)
+
+    def solve(self, puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None,
+              keep: int | None = None) -> Result:
+        """Search for up to `limit` solutions (0 = all) within `time_limit` seconds, keeping the
+        first `keep` of them in the result (None: every one found); the count covers all."""
         if limit < 0:
             raise ValueError(f"limit must be 0 (all) or positive, not {limit}")
+        self._keep = keep
         start = time.perf_counter()
         try:
             loaded = self.load()  # before the clock: an import is not search time
@@ -162,16 +194,18 @@ class Backend(abc.ABC):
         seconds = time.perf_counter() - start
         if loaded:
             stats = {**stats, "load_s": loaded}
-        status = self._status(solutions, complete, limit, deadline, bool(stats.get(TIMED_OUT)))
-        return Result(self.label, puzzle.name, status, tuple(tuple(s) for s in solutions),
-                      complete, seconds, stats)
+        count = len(solutions)
+        kept = tuple(tuple(s) for s in solutions)[:keep]
+        status = self._status(count, complete, limit, deadline, bool(stats.get(TIMED_OUT)))
+        return Result(self.label, puzzle.name, status, kept, complete, seconds, stats,
+                      found=None if count == len(kept) else count)
 
     @staticmethod
-    def _status(solutions: list[Grid], complete: bool, limit: int, deadline: float | None,
+    def _status(count: int, complete: bool, limit: int, deadline: float | None,
                 timed_out: bool) -> Status:
         if complete:
-            return Status.SOLVED if solutions else Status.UNSAT
-        if limit and len(solutions) >= limit:
+            return Status.SOLVED if count else Status.UNSAT
+        if limit and count >= limit:
             return Status.SOLVED
         if timed_out or (deadline is not None and time.perf_counter() >= deadline):
             return Status.TIMEOUT

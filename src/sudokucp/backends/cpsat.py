@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sudokucp.backends.base import TIMED_OUT, Backend, OptionError, SearchOutcome
-from sudokucp.puzzle import Grid, Puzzle, geometry
+from sudokucp.backends.base import TIMED_OUT, Backend, Found, OptionError, SearchOutcome
+from sudokucp.puzzle import Puzzle, geometry
 
 
 def build_integer(model: Any, puzzle: Puzzle) -> list[Any]:
@@ -42,13 +42,14 @@ def build_boolean(model: Any, puzzle: Puzzle) -> list[Any]:
 BUILDERS = {"integer": build_integer, "boolean": build_boolean}
 
 
-def make_collector(base: type, cells: list[Any], limit: int) -> Any:
-    """A CpSolverSolutionCallback that stores each solution and stops the search at `limit`."""
+def make_collector(base: type, cells: list[Any], limit: int, found: Found) -> Any:
+    """A CpSolverSolutionCallback that adds each solution to `found` and stops the search at
+    `limit`."""
 
     class Collector(base):  # type: ignore[misc, valid-type]
         def __init__(self) -> None:
             super().__init__()
-            self.solutions: list[Grid] = []
+            self.solutions = found
 
         def on_solution_callback(self) -> None:
             self.solutions.append(tuple(self.value(v) for v in cells))
@@ -96,7 +97,8 @@ class CPSat(Backend):
             solutions = [tuple(solver.value(v) for v in cells)] if found else []
             complete = status == cp_model.INFEASIBLE
         else:
-            collector = make_collector(cp_model.CpSolverSolutionCallback, cells, limit)
+            collector = make_collector(cp_model.CpSolverSolutionCallback, cells, limit,
+                                       self.collector())
             status = solver.solve(model, collector)
             solutions = collector.solutions
             complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)

@@ -9,8 +9,15 @@ from __future__ import annotations
 import sys
 from functools import cache
 
-from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, SearchOutcome, expired
-from sudokucp.puzzle import Grid, Puzzle, Shape, geometry
+from sudokucp.backends.base import (
+    CHECK_MASK,
+    TIMED_OUT,
+    Backend,
+    Found,
+    SearchOutcome,
+    expired,
+)
+from sudokucp.puzzle import Puzzle, Shape, geometry
 
 
 class _Stop(Exception):
@@ -67,7 +74,7 @@ class _Naive(Backend):
         empties = [c for c, v in enumerate(puzzle.cells) if not v]
         self.counts = {"nodes": 0, "backtracks": 0}
         self.deadline = deadline
-        solutions: list[Grid] = []
+        solutions = self.collector()
         try:
             complete = self._walk(board, empties, puzzle.side, limit, solutions)
         except _Stop:
@@ -80,7 +87,7 @@ class _Naive(Backend):
             raise _Stop
 
     def _walk(self, board: Board, empties: list[int], n: int, limit: int,
-              solutions: list[Grid]) -> bool:
+              solutions: Found) -> bool:
         raise NotImplementedError
 
 
@@ -91,7 +98,7 @@ class NaiveRecursive(_Naive):
     description = "seeds' backtracking: row-major, digits ascending, recursive"
 
     def _walk(self, board: Board, empties: list[int], n: int, limit: int,
-              solutions: list[Grid]) -> bool:
+              solutions: Found) -> bool:
         """True when the tree was exhausted, False when the limit stopped it."""
         depth = len(empties) + 100
         old = sys.getrecursionlimit()
@@ -102,7 +109,7 @@ class NaiveRecursive(_Naive):
             sys.setrecursionlimit(old)
 
     def _fill(self, board: Board, empties: list[int], k: int, n: int, limit: int,
-              solutions: list[Grid]) -> bool:
+              solutions: Found) -> bool:
         """Fill empties[k:]; True when the limit is reached and the search must stop."""
         if k == len(empties):
             solutions.append(tuple(board.grid))
@@ -128,7 +135,7 @@ class NaiveIterative(_Naive):
     description = "seeds' backtracking: row-major, digits ascending, explicit stack"
 
     def _walk(self, board: Board, empties: list[int], n: int, limit: int,
-              solutions: list[Grid]) -> bool:
+              solutions: Found) -> bool:
         next_value = [1] * (len(empties) + 1)
         k = 0
         while k >= 0:

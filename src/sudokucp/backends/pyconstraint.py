@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sudokucp.backends.base import TIMED_OUT, Backend, SearchOutcome, expired
+from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
 from sudokucp.puzzle import Grid, Puzzle, geometry
 
 SOLVERS = {
@@ -83,11 +83,10 @@ class PyConstraint(Backend):
         found = problem.getSolution()
         return [to_grid(found, puzzle.shape.cells)] if found else []
 
-    @staticmethod
-    def _iterate(problem: Any, puzzle: Puzzle, limit: int,
-                 deadline: float | None) -> tuple[list[Grid], bool]:
+    def _iterate(self, problem: Any, puzzle: Puzzle, limit: int,
+                 deadline: float | None) -> tuple[Found, bool]:
         """Solutions up to the limit; the iterator running dry proves the count."""
-        solutions: list[Grid] = []
+        solutions = self.collector()
         for found in problem.getSolutionIter():
             solutions.append(to_grid(found, puzzle.shape.cells))
             if len(solutions) == limit:

@@ -13,6 +13,7 @@ when no chunk limit could have cut it short.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from sudokucp.backends.base import TIMED_OUT, Backend, SearchOutcome, expired
+from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
 from sudokucp.puzzle import Grid, Puzzle, Shape, geometry
 
 FIRST_CHUNK = 200_000  # propagations of the first chunk when a deadline is set
@@ -184,56 +185,63 @@ class PycoSAT(Backend):
         encoded = time.perf_counter()
         stats.update(variables=len(simple.free), clauses=len(simple.clauses),
                      build_s=encoded - start)
+        found = self.collector()
+
+        def grid_of(model: list[int]) -> Grid:
+            return decode(model, simple, puzzle.cells, puzzle.side)
+
         if deadline is None:
-            models, complete = self._iterate(pycosat, simple, limit)
+            complete = self._iterate(pycosat, simple, limit, found, grid_of)
         else:
             deadline += encoded - start  # the time limit covers the search, not the encoding
             chunks = Chunks(pycosat, deadline)
-            models, complete = self._chunked(pycosat, chunks, simple, limit)
+            complete = self._chunked(pycosat, chunks, simple, limit, found, grid_of)
             stats["chunks"] = chunks.count
-            if not complete and len(models) != limit and expired(deadline):
+            if not complete and len(found) != limit and expired(deadline):
                 stats[TIMED_OUT] = 1
         stats["solve_s"] = time.perf_counter() - encoded
-        return [decode(m, simple, puzzle.cells, puzzle.side) for m in models], complete, stats
+        return found, complete, stats
 
     @staticmethod
-    def _iterate(pycosat: Any, simple: Simplified, limit: int) -> tuple[list[list[int]], bool]:
+    def _iterate(pycosat: Any, simple: Simplified, limit: int, found: Found,
+                 grid_of: Callable[[list[int]], Grid]) -> bool:
         """Without a deadline: itersolve up to the limit; running dry proves the count."""
         variables = len(simple.free)
         if not variables:
-            return [[]], True
-        models = []
+            found.append(grid_of([]))
+            return True
         for model in pycosat.itersolve(simple.clauses, vars=variables):
-            models.append(model)
-            if len(models) == limit:
-                return models, False
-        return models, True
+            found.append(grid_of(model))
+            if len(found) == limit:
+                return False
+        return True
 
     @staticmethod
-    def _chunked(pycosat: Any, chunks: Chunks, simple: Simplified,
-                 limit: int) -> tuple[list[list[int]], bool]:
+    def _chunked(pycosat: Any, chunks: Chunks, simple: Simplified, limit: int, found: Found,
+                 grid_of: Callable[[list[int]], Grid]) -> bool:
         """With a deadline: itersolve within a budget, then a chunked solve that tells running
-        dry (UNSAT: the count is exact) from running out of propagations."""
+        dry (UNSAT: the count is exact) from running out of propagations. Whether exhausted."""
         variables = len(simple.free)
         if not variables:
-            return [[]], True
-        models: list[list[int]] = []
+            found.append(grid_of([]))
+            return True
+        blocks: Clauses = []  # one clause per model found, ruling it out
         while time.perf_counter() < chunks.deadline:
-            clauses = simple.clauses + [block(m) for m in models]
+            clauses = simple.clauses + blocks
             if limit != 1:
                 start = time.perf_counter()
                 for model in pycosat.itersolve(clauses, vars=variables, prop_limit=chunks.budget):
-                    models.append(model)
-                    clauses.append(block(model))
-                    if len(models) == limit:
-                        return models, False
+                    found.append(grid_of(model))
+                    blocks.append(block(model))
+                    clauses.append(blocks[-1])
+                    if len(found) == limit:
+                        return False
                 chunks.grow(time.perf_counter() - start)
             answer = chunks.solve(clauses, variables)
-            if answer == "UNSAT":
-                return models, True
-            if answer == "UNKNOWN":
-                return models, False
-            models.append(answer)
-            if len(models) == limit:
-                return models, False
-        return models, False
+            if answer in ("UNSAT", "UNKNOWN"):
+                return answer == "UNSAT"
+            found.append(grid_of(answer))
+            blocks.append(block(answer))
+            if len(found) == limit:
+                return False
+        return False

@@ -11,7 +11,7 @@ This one fills the first empty cell with each digit its row, column and box allo
 from __future__ import annotations
 
 from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, SearchOutcome, expired
-from sudokucp.puzzle import Grid, Puzzle
+from sudokucp.puzzle import Puzzle
 
 
 class Template(Backend):
@@ -32,7 +32,7 @@ class Template(Backend):
         empties = [c for c, v in enumerate(grid) if not v]
         if any(v and v in (grid[p] for p in peers[c]) for c, v in enumerate(grid)):
             return [], True, {"nodes": 0}  # clashing givens: proved unsolvable
-        solutions: list[Grid] = []
+        solutions = self.collector()  # counts every grid, keeps what the caller asked for
         stats = {"nodes": 0}
 
         def fill(k: int) -> bool:

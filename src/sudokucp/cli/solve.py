@@ -82,7 +82,11 @@ def _number(value: object) -> str:
 
 def show_json(puzzle: Puzzle, result: Result, count_only: bool, many: bool) -> None:
     """One JSON object per grid: the puzzle line and the whole result."""
-    print(json.dumps({"puzzle": puzzle.to_line(), **result.to_dict()}))
+    record = {"name": puzzle.name, "grid": puzzle.to_line(), **result.to_dict()}
+    del record["puzzle"]  # the name, given above
+    if count_only:
+        del record["solutions"]
+    print(json.dumps(record))
 
 
 def show_lines(puzzle: Puzzle, result: Result, count_only: bool, many: bool) -> None:
@@ -115,7 +119,7 @@ DISPLAYS: dict[str, Display] = {"grid": writer_display("grid"), "line": show_lin
                                 "numeric": writer_display("numeric"), "json": show_json}
 
 
-Solver = Callable[[Puzzle, int], Result]
+Solver = Callable[[Puzzle, int, int | None], Result]  # puzzle, limit, solutions to keep
 
 
 @contextlib.contextmanager
@@ -123,15 +127,16 @@ def solver_for(backend: Backend, timeout: float | None) -> Iterator[Solver]:
     """The backend's solve in this process or, when it cannot look at the clock and a time limit
     is set, in a worker process that is killed at the limit (as under bench)."""
     if backend.interruptible or timeout is None:
-        yield lambda puzzle, limit: backend.solve(puzzle, limit=limit, time_limit=timeout)
+        yield lambda puzzle, limit, keep: backend.solve(puzzle, limit=limit, time_limit=timeout,
+                                                        keep=keep)
         return
     from sudokucp.executors import ResourceLimits, Task, make_executor
 
     limits = ResourceLimits(time_limit=timeout, cores=backend.cores)
     with make_executor("local", jobs=1) as executor:
 
-        def isolated(puzzle: Puzzle, limit: int) -> Result:
-            executor.submit(Task(puzzle.digest, backend.label, puzzle, limit, limits))
+        def isolated(puzzle: Puzzle, limit: int, keep: int | None) -> Result:
+            executor.submit(Task(puzzle.digest, backend.label, puzzle, limit, limits, keep=keep))
             return next(iter(executor.results())).result
 
         yield isolated
@@ -148,7 +153,7 @@ def run_solve(args: argparse.Namespace) -> int:
                 bad.report(entry)
                 code = EXIT_USAGE
                 continue
-            result = solve(entry.puzzle, limit)
+            result = solve(entry.puzzle, limit, 0 if args.count else None)
             code = _show(entry.puzzle, result, args, many, code)
     bad.finish()
     return code

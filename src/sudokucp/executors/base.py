@@ -11,6 +11,7 @@ from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result
 
 GRACE = 0.5  # seconds past the time limit before the kill
+KEEP = 1000  # solutions a run keeps by default: enough to cross-check counts, bounded in memory
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Task:
     limit: int = 1
     limits: ResourceLimits = ResourceLimits()
     meta: Mapping[str, Any] = field(default_factory=dict)
+    keep: int | None = KEEP  # solutions the result keeps; all of them are counted
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ def to_json(value: Task | Result) -> dict[str, Any]:
     return {"task": {"key": value.key, "spec": value.spec, "limit": value.limit,
                      "box": [puzzle.shape.box_rows, puzzle.shape.box_cols],
                      "cells": puzzle.cells, "name": puzzle.name,
-                     "limits": vars(value.limits), "meta": value.meta}}
+                     "limits": vars(value.limits), "meta": value.meta, "keep": value.keep}}
 
 
 def from_json(data: Mapping[str, Any]) -> Task | Result:
@@ -81,4 +83,4 @@ def from_json(data: Mapping[str, Any]) -> Task | Result:
     task = data["task"]
     puzzle = Puzzle(Shape(*task["box"]), tuple(task["cells"]), task["name"])
     return Task(task["key"], task["spec"], puzzle, task["limit"],
-                ResourceLimits(**task["limits"]), task["meta"])
+                ResourceLimits(**task["limits"]), task["meta"], task.get("keep", KEEP))

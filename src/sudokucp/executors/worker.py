@@ -37,7 +37,8 @@ def run_task(task: Task, backends: dict[str, Any] | None = None,
     if on_start is not None:
         on_start()
     try:
-        return backend.solve(task.puzzle, limit=task.limit, time_limit=task.limits.time_limit)
+        return backend.solve(task.puzzle, limit=task.limit, time_limit=task.limits.time_limit,
+                             keep=task.keep)
     except MemoryError as err:
         return Result(backend.label, task.puzzle.name, Status.MEMOUT, error=f"MemoryError: {err}")
 
