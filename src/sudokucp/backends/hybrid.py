@@ -29,6 +29,7 @@ from sudokucp.techniques import LEVELS, TECHNIQUES, resolve_techniques
 SINGLES = tuple(LEVELS["singles"])
 GUESS_MASK = 15  # the clock is read every 16 guesses: a guess costs a settle, not a few operations
 
+
 def fewest(cand: list[int]) -> int:
     """The open cell with the fewest candidates (the first with two)."""
     best, low = -1, 99
