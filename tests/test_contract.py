@@ -153,7 +153,8 @@ def test_the_time_limit_runs_from_the_end_of_the_build(monkeypatch):
     assert result.status is Status.SOLVED and result.stats["build_s"] >= 0.3
 
 
-@pytest.mark.parametrize("spec", ["naive", "naive-iterative", TEMPLATE, "cpsat", "sat",
+@pytest.mark.parametrize("spec", ["naive", "naive-iterative", "mrv", "mrv:order=static", "hybrid",
+                                  TEMPLATE, "cpsat", "sat",
                                   "pyconstraint"])
 def test_counting_keeps_only_what_it_is_asked_to(spec):
     backend = from_spec(spec)

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import time
 
-from sudokucp.backends.base import TIMED_OUT, Backend, SearchOutcome, expired
+from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
 from sudokucp.propagation import Board, Place, blank, givens, propagate, settle
-from sudokucp.puzzle import Grid, Puzzle
+from sudokucp.puzzle import Puzzle
 from sudokucp.techniques import LEVELS, TECHNIQUES, resolve_techniques
 
 SINGLES = tuple(LEVELS["singles"])
@@ -105,7 +105,7 @@ class Hybrid(Backend):
         b = blank(puzzle.shape)
         ok = propagate(b, givens(puzzle), self.root_steps, tally, counts)
         t1 = time.perf_counter()
-        solutions: list[Grid] = []
+        solutions = self.collector()
         complete = True
         if ok:
             stats["root_filled"] = len(b.cand) - b.open
@@ -118,7 +118,7 @@ class Hybrid(Backend):
         stats.update(logic_s=t1 - t0, search_s=t2 - t1)
         return solutions, complete, stats
 
-    def _dfs(self, root: Board, limit: int, deadline: float | None, solutions: list[Grid],
+    def _dfs(self, root: Board, limit: int, deadline: float | None, solutions: Found,
              tally: list[int], counts: dict[str, int], stats: dict[str, float]) -> bool:
         """Depth-first over copies of the board, on an explicit stack; True when the tree was
         exhausted. Adds guesses and backtracks (and timed_out) to `stats`."""

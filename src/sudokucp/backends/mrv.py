@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, SearchOutcome, expired
+from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome, expired
 from sudokucp.propagation import lone_digits
 from sudokucp.puzzle import Grid, Puzzle, geometry
 
@@ -94,8 +94,10 @@ def retreat(free: list[int], entries: list[Entry], bits: list[int], masks: list[
 
 
 def search(puzzle: Puzzle, free: list[int], entries: list[Entry], limit: int,
-           deadline: float | None, dynamic: bool, hidden: bool) -> SearchOutcome:
-    """Depth-first search over `entries`: (solutions, exhausted, stats).
+           deadline: float | None, dynamic: bool, hidden: bool,
+           solutions: list[Grid] | Found | None = None) -> SearchOutcome:
+    """Depth-first search over `entries`: (solutions, exhausted, stats); solutions are added to
+    `solutions` (a new list by default).
 
     entries[:k] hold the cells filled at depths 0..k-1; the dynamic order swaps the best of
     entries[k:] into place k, the static order takes entries[k] as it is. With `hidden`, a digit
@@ -106,7 +108,7 @@ def search(puzzle: Puzzle, free: list[int], entries: list[Entry], limit: int,
     masks = [0] * m  # candidates still to try at each depth
     cands = [0] * puzzle.shape.cells  # candidates of the open cells at the last full scan
     units = geometry(puzzle.shape).units
-    solutions: list[Grid] = []
+    solutions = [] if solutions is None else solutions
     stats: dict[str, float] = {"nodes": 0, "backtracks": 0}
     worst = puzzle.side + 1  # more candidates than any cell can have
     nodes = backtracks = k = 0
@@ -183,4 +185,5 @@ class MRV(Backend):
         dynamic = self.options["order"] == "dynamic"
         if not dynamic:
             entries = sort_static(free, entries)
-        return search(puzzle, free, entries, limit, deadline, dynamic, self.options["hidden"])
+        return search(puzzle, free, entries, limit, deadline, dynamic, self.options["hidden"],
+                      self.collector())
