@@ -40,26 +40,25 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def count_arg(text: str) -> int:
-    """A whole number of at least 1 (jobs, puzzles, tries)."""
+def whole_at_least(text: str, least: int) -> int:
+    """`text` as a whole number of at least `least`, or an argparse error saying why not."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{text} must be at least {least}")
     return value
+
+
+def count_arg(text: str) -> int:
+    """A whole number of at least 1 (jobs, puzzles, tries)."""
+    return whole_at_least(text, 1)
 
 
 def size_arg(text: str) -> int:
     """A whole number of at least 0 (a cap where 0 means none)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} must be 0 or more")
-    return value
+    return whole_at_least(text, 0)
 
 
 class HelpFormatter(argparse.HelpFormatter):
