@@ -20,6 +20,7 @@ BACKENDS: dict[str, str] = {
     "cpsat": "sudokucp.backends.cpsat:CPSat",
     "sat": "sudokucp.backends.sat:PycoSAT",
     "pyconstraint": "sudokucp.backends.pyconstraint:PyConstraint",
+    "jit": "sudokucp.backends.jit:Jit",
 }
 
 ALIASES: dict[str, str] = {
@@ -31,6 +32,7 @@ ALIASES: dict[str, str] = {
     "pycosat": "sat",
     "csp": "pyconstraint",
     "python-constraint": "pyconstraint",
+    "numba": "jit",
 }
 
 

@@ -1,0 +1,275 @@
+"""Compiled searches (numba): candidate bitmasks and propagation to a fixpoint at every node.
+
+Two kernels, imported on first use. `dfs` (backends/jit_kernel.py) keeps a row of candidate masks
+per depth on an explicit stack; at every node it places naked and hidden singles to a fixpoint,
+then per `propagation`: pointing and claiming (`locked`, the default below 16x16), Regin's matching
+filter on every changed unit (`alldiff`: every naked and hidden subset), both (`full`, the default
+from 16x16), or the filter on each digit's row x column, row x box and column x box views too
+(`dual`: every fish and locked set). It branches on the open cell with the fewest candidates per
+failure weight of its units (`branch=wdeg`, dom/wdeg), the fewest candidates (`cell`), or a digit
+with fewer places in a unit when there is one (`smallest`, Knuth's rule).
+
+`cdcl` (backends/jit_cdcl.py, the default from 25x25) learns clauses from conflicts over the same
+singles: first-UIP clauses whose struck digits are replaced by the placements that struck them,
+VSIDS decisions that place a digit (`phase=true`) or follow the saved phase, Luby (or Glucose)
+restarts. It is what solves the 25x25 minimal grids. Deductions hold in every solution, so counts
+(limit 2 or 0) are exact in both kernels.
+
+The deadline: a kernel runs in budgets (guesses, or conflicts and decisions) and the clock is read
+between them, each budget sized to take about BUDGET_S. Importing the kernels counts as `load_s`
+(Backend.load); compiling a kernel, or loading it from numba's cache on disk, happens once per
+process before the first timed search, its seconds in `compile_s` of the first result that used
+it: neither is ever in `seconds`.
+
+Stats: nodes = values placed, guesses = alternatives tried (dfs) or decisions (cdcl), backtracks =
+guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned and restarts.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
+from sudokucp.puzzle import Puzzle, Shape, geometry
+from sudokucp.result import Result
+
+LEVELS = ("singles", "locked", "alldiff", "full", "dual")  # in the dfs kernel's order
+BRANCHES = ("cell", "smallest", "wdeg")
+STRONG_SIDE = 16  # propagation=auto: `full` from this side up, `locked` below
+LEARN_SIDE = 25  # search=auto: clause learning from this side up
+FIRST_BUDGET = 256  # guesses (or conflicts and decisions) before the first look at the clock
+BUDGET_S = 0.005  # aim of each later budget, in seconds
+CAPACITY = 1024  # solutions the buffer holds before the kernel hands them over
+
+_pending: dict[str, float] = {}  # kernel -> seconds of its one-off compile, until reported
+
+
+def _np() -> ModuleType:
+    import numpy
+
+    return numpy
+
+
+@cache
+def _tables(shape: Shape) -> tuple[Any, Any, Any]:
+    """units (3N x N), peers (cells x peers) and cell_units (cells x 3) as int64 arrays."""
+    np = _np()
+    g = geometry(shape)
+    return (np.array(g.units, np.int64), np.array(g.peers, np.int64),
+            np.array(g.cell_units, np.int64))
+
+
+@cache
+def _positions(shape: Shape) -> Any:
+    """The place of each cell in its row, column and box (for the learning kernel)."""
+    from sudokucp.backends.jit_cdcl import positions
+
+    units, _, cunits = _tables(shape)
+    return positions(units, cunits)
+
+
+@cache
+def warm(kernel: str) -> ModuleType:
+    """Import and compile a kernel ("dfs" or "cdcl") once per process, by solving an empty 4x4
+    grid; its seconds wait in _pending for the first result that uses it."""
+    t0 = time.perf_counter()
+    np = _np()
+    shape = Shape(2, 2)
+    grid = np.zeros(16, np.int64)
+    if kernel == "dfs":
+        from sudokucp.backends import jit_kernel as module
+
+        geo = module.layout(4, 2, 2, 0, 0, 1, 1)
+        module.run(grid, *_tables(shape), geo, *module.buffers(geo, 1), -1)
+        many = np.zeros((1, 16), np.int64)
+        module.run_many(many, *_tables(shape), geo, many.copy(), np.zeros(1, np.int64),
+                        np.zeros(1, np.bool_), np.zeros((1, 3), np.int64))
+    else:
+        from sudokucp.backends import jit_cdcl as module
+
+        module.run(grid, *_tables(shape), _positions(shape), *module.state(4, 1, 1, 1), -1)
+    _pending[kernel] = time.perf_counter() - t0
+    return module
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What solve_many returns, one row per grid: the first solution (zeros when none), the
+    solutions counted (up to the limit), whether the search was exhausted, and the stats."""
+
+    solutions: Any  # int64 (grids x cells)
+    counts: Any  # int64 (grids,)
+    complete: Any  # bool (grids,)
+    stats: Any  # int64 (grids x 3): nodes, guesses, backtracks
+    seconds: float  # the compiled call alone
+
+
+class Jit(Backend):
+    """Compiled bitmask searches: propagating depth-first search, or clause learning."""
+
+    name = "jit"
+    description = ("compiled (numba) bitmask search: singles to a fixpoint, smallest choice first; "
+                   "clause learning for 25x25")
+    extra = "jit"
+    module = "numba"
+    package = "numba"
+    loads = ("sudokucp.backends.jit_kernel", "sudokucp.backends.jit_cdcl")
+    defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "luby",
+                "phase": "true"}
+    choices = {"search": ("auto", "dfs", "cdcl"), "propagation": ("auto", *LEVELS),
+               "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": ("true", "saved")}
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._prepared: dict[tuple, tuple] = {}  # tables, geo and buffers of the dfs kernel
+
+    def kernel(self, shape: Shape) -> str:
+        """The kernel that searches a shape: "cdcl" or "dfs" (auto: cdcl from LEARN_SIDE up)."""
+        name = self.options["search"]
+        if name == "auto":
+            return "cdcl" if shape.side >= LEARN_SIDE else "dfs"
+        return name
+
+    def level(self, shape: Shape) -> int:
+        """The dfs kernel's propagation level (auto: `full` from STRONG_SIDE up, else `locked`)."""
+        name = self.options["propagation"]
+        if name == "auto":
+            name = "full" if shape.side >= STRONG_SIDE else "locked"
+        return LEVELS.index(name)
+
+    def solve(self, puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None,
+              keep: int | None = None) -> Result:
+        """As Backend.solve, with the kernel compiled first so that `seconds` never holds it."""
+        if self.available():
+            warm(self.kernel(puzzle.shape))
+        return super().solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
+
+    def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
+        kernel = self.kernel(puzzle.shape)
+        k = warm(kernel)
+        grid = _np().array(puzzle.cells, _np().int64)
+        solutions = self.collector()
+        # keep=None: every grid comes back, the buffer emptied whenever it fills; else the kernel
+        # keeps the first few and counts the rest itself (constant memory)
+        handover = solutions.keep is None
+        if handover:
+            capacity = min(limit, CAPACITY) if limit else CAPACITY
+        else:
+            capacity = max(1, min(limit, solutions.keep) if limit else solutions.keep)
+        search = self._cdcl if kernel == "cdcl" else self._dfs
+        status, timed_out, stats = search(k, puzzle.shape, grid, limit, handover, capacity,
+                                          solutions, deadline)
+        if timed_out:
+            stats[TIMED_OUT] = 1
+        if kernel in _pending:
+            stats["compile_s"] = _pending.pop(kernel)
+        return solutions, status == k.EXHAUSTED, stats
+
+    def _dfs(self, k: ModuleType, shape: Shape, grid: Any, limit: int, handover: bool,
+             capacity: int, solutions: Found, deadline: float | None) -> tuple[int, bool, dict]:
+        """The propagating depth-first kernel, on buffers kept between searches (per thread)."""
+        key = (threading.get_ident(), shape, limit, handover, capacity)
+        args = self._prepared.get(key)
+        if args is None:
+            geo = k.layout(shape.side, shape.box_rows, shape.box_cols, self.level(shape),
+                           BRANCHES.index(self.options["branch"]), limit, int(handover))
+            args = self._prepared[key] = (*_tables(shape), geo, *k.buffers(geo, capacity))
+        regs, sols = args[6], args[7]
+        regs[k.R_PHASE] = 0  # start afresh: the kernel resets the rest
+        status, timed_out = _drive(lambda budget: k.run(grid, *args, budget), k, regs, sols,
+                                   k.R_STORED, solutions, deadline)
+        if not handover:
+            solutions.count += int(regs[k.R_FOUND] - regs[k.R_STORED])  # counted, not kept
+        return status, timed_out, {"nodes": int(regs[k.R_NODES]),
+                                   "guesses": int(regs[k.R_GUESSES]),
+                                   "backtracks": int(regs[k.R_BACKTRACKS])}
+
+    def _cdcl(self, k: ModuleType, shape: Shape, grid: Any, limit: int, handover: bool,
+              capacity: int, solutions: Found, deadline: float | None) -> tuple[int, bool, dict]:
+        """The clause-learning kernel, on fresh arrays (the pool grows when it must)."""
+        arrays = list(k.state(shape.side, limit, int(handover), capacity))
+        regs, sols = arrays[9], arrays[12]
+        regs[k.Q_POSITIVE] = self.options["phase"] == "true"
+        regs[k.Q_GLUCOSE] = self.options["restarts"] == "glucose"
+        tables = (*_tables(shape), _positions(shape))
+
+        def step(budget: int) -> int:
+            status = k.run(grid, *tables, *arrays, budget)
+            while status == k.GROW:  # clauses it may not drop (blocking ones) filled the pool
+                k.grow(arrays)
+                status = k.run(grid, *tables, *arrays, budget)
+            return status
+
+        status, timed_out = _drive(step, k, regs, sols, k.Q_STORED, solutions, deadline)
+        if not handover:
+            solutions.count += int(regs[k.Q_FOUND] - regs[k.Q_STORED])
+        return status, timed_out, {"nodes": int(regs[k.Q_NODES]),
+                                   "guesses": int(regs[k.Q_DECISIONS]),
+                                   "backtracks": int(regs[k.Q_CONFLICTS]),
+                                   "learned": int(regs[k.Q_LEARNED]),
+                                   "restarts": int(regs[k.Q_RESTARTS])}
+
+    def solve_many(self, puzzles: Sequence[Puzzle], *, limit: int = 1) -> Batch:
+        """Solve grids of one shape with the dfs kernel in one compiled call (no deadline)."""
+        if not puzzles:
+            raise ValueError("solve_many needs at least one puzzle")
+        shape = puzzles[0].shape
+        if any(p.shape != shape for p in puzzles):
+            raise ValueError(f"solve_many takes grids of one shape; the first is {shape}")
+        np = _np()
+        return self.solve_array(np.array([p.cells for p in puzzles], np.int64), shape,
+                                limit=limit)
+
+    def solve_array(self, grids: Any, shape: Shape, *, limit: int = 1) -> Batch:
+        """solve_many on a (grids x cells) integer array, 0 for a blank."""
+        if self.kernel(shape) != "dfs":
+            raise NotImplementedError(f"solve_many runs the dfs kernel; {shape} grids are searched "
+                                      "with clause learning here (pass search=dfs to batch them)")
+        k, np = warm("dfs"), _np()
+        grids = np.ascontiguousarray(grids, np.int64)
+        if grids.ndim != 2 or grids.shape[1] != shape.cells:
+            raise ValueError(f"expected an array of {shape} grids ({shape.cells} columns), "
+                             f"not one of shape {grids.shape}")
+        m = grids.shape[0]
+        out = (np.zeros((m, shape.cells), np.int64), np.zeros(m, np.int64),
+               np.zeros(m, np.bool_), np.zeros((m, 3), np.int64))
+        geo = k.layout(shape.side, shape.box_rows, shape.box_cols, self.level(shape),
+                       BRANCHES.index(self.options["branch"]), limit, 0)
+        t0 = time.perf_counter()
+        k.run_many(grids, *_tables(shape), geo, *out)
+        return Batch(*out, seconds=time.perf_counter() - t0)
+
+
+def _drive(step: Callable[[int], int], k: ModuleType, regs: Any, sols: Any, stored: int,
+           solutions: Found, deadline: float | None) -> tuple[int, bool]:
+    """Call a kernel until it ends, reading the clock between budgets and taking the solutions it
+    stored (whenever its buffer fills when every one is wanted, else at the end); returns its last
+    status and whether the deadline stopped it."""
+    budget = FIRST_BUDGET if deadline is not None else -1
+    handover = solutions.keep is None
+    status, timed_out = k.BUDGET, False
+    while True:
+        t0 = time.perf_counter()
+        status = step(budget)
+        if handover and regs[stored]:
+            for grid in sols[:regs[stored]].tolist():
+                solutions.append(grid)
+            regs[stored] = 0  # emptied: the kernel fills it again
+        if status in (k.EXHAUSTED, k.LIMIT):
+            break
+        if expired(deadline):
+            timed_out = True
+            break
+        if status == k.BUDGET:  # else the buffer was full: go on with the same budget
+            spent = time.perf_counter() - t0
+            budget = max(1, min(budget * 8, int(budget * BUDGET_S / max(spent, 1e-6))))
+    if not handover:
+        for grid in sols[:regs[stored]].tolist():
+            solutions.append(grid)
+    return status, timed_out

@@ -1,0 +1,262 @@
+"""The compiled backend: both kernels on every shape, limits, exact counts, time-outs, batches."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba", reason="the jit backend needs numba: pip install 'sudoku-cp[jit]'")
+
+from sudokucp.backends import OptionError, get_backend  # noqa: E402
+from sudokucp.backends.jit import BRANCHES, LEVELS  # noqa: E402
+from sudokucp.check import is_solution  # noqa: E402
+from sudokucp.formats import read_puzzles  # noqa: E402
+from sudokucp.puzzle import Puzzle, Shape  # noqa: E402
+from sudokucp.result import Status  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "puzzles"
+KERNELS = ["dfs", "cdcl"]
+
+
+def jit(**options):
+    return get_backend("jit", **options)
+
+
+def full_grid(shape: Shape) -> tuple[int, ...]:
+    """A solved grid of any shape: row i is a shifted pattern of the boxes."""
+    r, c, n = shape.box_rows, shape.box_cols, shape.side
+    return tuple(((i % r) * c + i // r + j) % n + 1 for i in range(n) for j in range(n))
+
+
+def holed(shape: Shape, share: float, seed: int = 1) -> Puzzle:
+    """The full grid with a share of its cells blanked at random."""
+    rng = random.Random(seed)
+    return Puzzle(shape, tuple(0 if rng.random() < share else v for v in full_grid(shape)),
+                  name=f"{shape}-holed")
+
+
+def first(path: str) -> Puzzle:
+    return read_puzzles(PUZZLES / path)[0].puzzle
+
+
+def check(puzzle: Puzzle, result, status=Status.SOLVED) -> None:
+    assert result.status is status, (puzzle.name, result)
+    assert all(is_solution(puzzle, s) for s in result.solutions), puzzle.name
+
+
+# --- shapes --------------------------------------------------------------------------------------
+
+SHAPED = ["examples/4x4.txt", "examples/6x6.txt", "seeds/002-logic-9x9.txt",
+          "generated/12x12.txt", "generated/16x16.txt"]
+
+
+@pytest.mark.parametrize("search", KERNELS)
+@pytest.mark.parametrize("path", SHAPED)
+def test_each_shape_the_project_reads(path, search):
+    for entry in read_puzzles(PUZZLES / path)[:3]:
+        result = jit(search=search).solve(entry.puzzle, limit=2, time_limit=30)
+        check(entry.puzzle, result)
+        assert result.complete and result.count == 1
+
+
+def test_the_shapes_are_what_they_say():
+    assert first("examples/6x6.txt").shape == Shape(2, 3)
+    assert first("generated/12x12.txt").shape == Shape(3, 4)
+
+
+@pytest.mark.parametrize("search", KERNELS)
+@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(3, 3),
+                                   Shape(3, 4), Shape(4, 3), Shape(4, 4), Shape(5, 5)], ids=str)
+def test_holed_grids_of_every_shape(shape, search):
+    puzzle = holed(shape, 0.5)
+    check(puzzle, jit(search=search).solve(puzzle, limit=1, time_limit=30))
+
+
+@pytest.mark.parametrize("search", KERNELS)
+def test_a_25x25_minimal_grid_is_unique(search, shared_puzzles):
+    entries = {e.puzzle.name: e.puzzle for e in read_puzzles(shared_puzzles / "gecode_25x25.txt")}
+    puzzle = entries["gecode_25x25#89"]  # the easiest of the 18
+    backend = jit(search=search, propagation="full")
+    result = backend.solve(puzzle, limit=2, time_limit=60)
+    check(puzzle, result)
+    assert result.complete and result.count == 1
+
+
+def test_the_largest_side():
+    shape = Shape(5, 7)  # 35 digits: the masks use 35 bits
+    puzzle = holed(shape, 0.3)
+    for search in KERNELS:
+        check(puzzle, jit(search=search).solve(puzzle, limit=1, time_limit=30))
+
+
+# --- limits and counts ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("search", KERNELS)
+def test_limits_and_exact_counts(search):
+    puzzle = first("seeds/004-multiple.txt")
+    backend = jit(search=search)
+    for limit, count, complete in [(1, 1, False), (2, 2, False), (0, 28, True), (28, 28, False),
+                                   (30, 28, True)]:
+        result = backend.solve(puzzle, limit=limit)
+        check(puzzle, result)
+        assert (result.count, result.complete) == (count, complete), limit
+        assert len(set(result.solutions)) == count
+
+
+@pytest.mark.parametrize("search", KERNELS)
+def test_counts_past_the_buffer(search, monkeypatch):
+    """Limit 0 hands solutions over whenever the kernel's buffer fills, and goes on."""
+    from sudokucp.backends import jit as module
+
+    monkeypatch.setattr(module, "CAPACITY", 5)
+    result = jit(search=search).solve(Puzzle.empty(Shape(2, 2)), limit=0)
+    assert (result.count, result.complete, len(set(result.solutions))) == (288, True, 288)
+
+
+@pytest.mark.parametrize("search", KERNELS)
+def test_keep_counts_every_solution_and_keeps_a_few(search):
+    puzzle = first("seeds/004-multiple.txt")
+    for limit in (0, 2, 30):
+        result = jit(search=search).solve(puzzle, limit=limit, keep=1)
+        assert (result.count, len(result.solutions)) == (min(limit or 28, 28), 1)
+        check(puzzle, result)
+    result = jit(search=search).solve(Puzzle.empty(Shape(4, 4)), limit=0, keep=0,
+                                      time_limit=0.2)
+    assert result.status is Status.TIMEOUT and result.count > 10 and not result.solutions
+
+
+@pytest.mark.parametrize("search", KERNELS)
+def test_tdoku_counts(search, shared_puzzles):
+    backend = jit(search=search)
+    entries = read_puzzles(shared_puzzles / "counts_tdoku_test.txt")
+    assert len(entries) >= 40
+    for entry in entries:
+        count = int(entry.comment.split(":")[0])
+        result = backend.solve(entry.puzzle, limit=0)
+        check(entry.puzzle, result, Status.SOLVED if count else Status.UNSAT)
+        assert (result.count, result.complete) == (count, True), entry.puzzle.name
+        assert len(set(result.solutions)) == count
+
+
+# --- no solution ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("search", KERNELS)
+def test_unsat_grids(search, shared_puzzles):
+    backend = jit(search=search)
+    assert backend.solve(Puzzle.parse("." + "123" + "4" + "." * 11)).status is Status.UNSAT
+    lines = (shared_puzzles / "invalid_sudopedia.txt").read_text().splitlines()
+    rows = [line.split(maxsplit=1) for line in lines if line.strip() and not line.startswith("#")]
+    assert len(rows) == 7  # three with a duplicate given (the reader refuses them), four unsolvable
+    for text, label in rows:
+        puzzle = Puzzle(Shape(3, 3), tuple(0 if ch == "." else int(ch) for ch in text))
+        result = backend.solve(puzzle, limit=2)
+        assert result.status is Status.UNSAT and result.complete, label
+
+
+@pytest.mark.parametrize("search", KERNELS)
+def test_clashing_givens_are_unsat(search):
+    cells = [0] * 81
+    cells[0] = cells[80] = 5  # no clash: far apart
+    cells[1] = 5  # clashes with cell 0 in row 1
+    result = jit(search=search).solve(Puzzle(Shape(3, 3), tuple(cells)), limit=2)
+    assert (result.status, result.complete, result.count) == (Status.UNSAT, True, 0)
+
+
+# --- time -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("search", KERNELS)
+def test_the_deadline_stops_the_search(search):
+    """Counting every 16x16 grid never ends: the kernel stops between budgets and says why."""
+    puzzle = Puzzle.empty(Shape(4, 4))
+    result = jit(search=search).solve(puzzle, limit=0, time_limit=0.2)
+    check(puzzle, result, Status.TIMEOUT)
+    assert result.stats["timed_out"] == 1 and not result.complete and result.count > 0
+
+
+def test_the_first_result_reports_the_compile_apart():
+    """In a fresh process: available() loads no kernel; the first solve reports compile_s."""
+    code = ("import sys\n"
+            "from sudokucp.backends import backend_class, get_backend\n"
+            "from sudokucp.puzzle import Puzzle, Shape\n"
+            "assert backend_class('jit').available()\n"
+            "assert not any(m.startswith('sudokucp.backends.jit_') for m in sys.modules)\n"
+            "b = get_backend('jit')\n"
+            "r1, r2 = (b.solve(Puzzle.empty(Shape(3, 3))) for _ in range(2))\n"
+            "print(r1.stats['compile_s'] > 0, 'compile_s' in r2.stats, r1.seconds < 1)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False", "True"]
+
+
+# --- batches -------------------------------------------------------------------------------------
+
+def test_solve_many_agrees_with_solve():
+    puzzles = [e.puzzle for path in ["seeds/002-logic-9x9.txt", "seeds/004-telegram.txt",
+                                     "seeds/004-multiple.txt", "generated/9x9-expert.txt"]
+               for e in read_puzzles(PUZZLES / path)]
+    backend = jit()
+    batch = backend.solve_many(puzzles, limit=2)
+    assert batch.solutions.shape == (len(puzzles), 81) and batch.seconds > 0
+    for i, puzzle in enumerate(puzzles):
+        single = backend.solve(puzzle, limit=2)
+        assert batch.counts[i] == single.count
+        assert batch.complete[i] == single.complete
+        assert is_solution(puzzle, batch.solutions[i].tolist())
+        assert batch.stats[i].tolist() == [single.stats[k] for k in ("nodes", "guesses",
+                                                                       "backtracks")]
+
+
+def test_solve_many_counts_and_unsat():
+    multiple = first("seeds/004-multiple.txt")
+    unsat = Puzzle(Shape(3, 3), (5, 5) + (0,) * 79)
+    batch = jit().solve_many([multiple, unsat], limit=0)
+    assert batch.counts.tolist() == [28, 0] and batch.complete.tolist() == [True, True]
+    assert is_solution(multiple, batch.solutions[0].tolist()) and not batch.solutions[1].any()
+
+
+def test_solve_many_refuses_what_it_cannot_batch():
+    with pytest.raises(ValueError, match="one shape"):
+        jit().solve_many([Puzzle.empty(Shape(2, 2)), Puzzle.empty(Shape(3, 3))])
+    with pytest.raises(NotImplementedError, match="search=dfs"):
+        jit().solve_many([Puzzle.empty(Shape(5, 5))])
+    batch = jit(search="dfs").solve_many([holed(Shape(5, 5), 0.3)])
+    assert batch.counts.tolist() == [1]
+
+
+# --- options -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("propagation", LEVELS)
+@pytest.mark.parametrize("branch", BRANCHES)
+def test_every_dfs_option_counts_alike(propagation, branch):
+    backend = jit(search="dfs", propagation=propagation, branch=branch)
+    multiple = first("seeds/004-multiple.txt")
+    result = backend.solve(multiple, limit=0)
+    assert (result.count, result.complete) == (28, True)
+    for entry in read_puzzles(PUZZLES / "generated/12x12.txt")[:2]:
+        result = backend.solve(entry.puzzle, limit=2)
+        check(entry.puzzle, result)
+        assert (result.count, result.complete) == (1, True)
+
+
+@pytest.mark.parametrize("options", [{"restarts": "glucose"}, {"phase": "saved"}])
+def test_cdcl_options(options):
+    backend = jit(search="cdcl", **options)
+    result = backend.solve(first("seeds/004-multiple.txt"), limit=0)
+    assert (result.count, result.complete) == (28, True)
+    puzzle = first("generated/16x16.txt")
+    check(puzzle, backend.solve(puzzle, limit=2))
+
+
+def test_options_are_checked_and_named():
+    with pytest.raises(OptionError, match="propagation"):
+        jit(propagation="magic")
+    with pytest.raises(OptionError, match="no option"):
+        jit(speed=11)
+    assert jit(search="cdcl", restarts="glucose").label == "jit:restarts=glucose:search=cdcl"
+    assert jit().kernel(Shape(5, 5)) == "cdcl" and jit().kernel(Shape(4, 4)) == "dfs"
+    assert LEVELS[jit().level(Shape(4, 4))] == "full"
+    assert LEVELS[jit().level(Shape(3, 3))] == "locked"
