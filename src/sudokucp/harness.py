@@ -239,6 +239,7 @@ class BenchConfig:
     executor: str = "local"
     retry: frozenset[Status] = frozenset()  # with resume: finished runs that ended so run again
     command: str | None = None  # as typed, for the summary
+    cluster: dict[str, Any] = field(default_factory=dict)  # executor options: scheduler, workers
 
 
 @dataclass
@@ -259,7 +260,6 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
           on_plan: Callable[[int], None] | None = None,
           executor: Executor | None = None) -> BenchOutcome:
     """Plan, run what is not done yet, cross-validate, write the tables; Ctrl-C keeps results.
-
     Runs go to `executor`, by default the one `config.executor` names. Raises BenchError."""
     contenders = resolve(config.backends)
     datasets = [load_dataset(p, config.max_puzzles) for p in config.puzzles]
@@ -273,7 +273,7 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
         if on_plan is not None:
             on_plan(len(todo))
         note = outcome_note(config, contenders)
-        executor = executor or make_executor(config.executor, jobs=config.jobs)
+        executor = executor or make_executor(config.executor, jobs=config.jobs, **config.cluster)
         new, interrupted = _run(todo, executor, log, config.resume, on_row)
         answers = {k: v for d in datasets for k, v in d.answers.items()}
         checked, disagreements = cross_validate([enforce_time_limit(row)

@@ -60,7 +60,17 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-puzzles", type=count_arg, metavar="K",
                    help="the first K puzzles of each file")
     p.add_argument("--executor", choices=list(EXECUTORS), default="local",
-                   help="where the runs execute (default local: worker processes here)")
+                   help="where the runs execute (default local: worker processes here; "
+                        "dask: a Dask cluster, needs the [dask] extra)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --executor dask: a running scheduler, e.g. tcp://HOST:8786 "
+                        "(otherwise a local cluster is started)")
+    p.add_argument("--workers", type=count_arg, metavar="N",
+                   help="with --executor dask and no --scheduler: Dask worker processes to "
+                        "start here (default: the usable cores)")
+    p.add_argument("--chunk", type=count_arg, metavar="K",
+                   help="with --executor dask: runs per Dask task (default: adapts, about 2 s "
+                        "of work)")
     p.add_argument("--no-fail-on-disagreement", dest="fail_on_disagreement",
                    action="store_false", help="exit 0 even when answers are wrong or disagree")
     p.set_defaults(handler=run_bench)
@@ -107,9 +117,30 @@ def _stopped(received: list[int]) -> int:
     return 128 + signum
 
 
+def _cluster_options(args: argparse.Namespace) -> dict[str, object]:
+    """The options of --executor dask, refused with another executor; the extra is checked."""
+    given = {name: getattr(args, name) for name in ("scheduler", "workers", "chunk")
+             if getattr(args, name) is not None}
+    if args.executor != "dask":
+        if given:
+            raise CommandError(f"--{next(iter(given))} goes with --executor dask")
+        return {}
+    if args.scheduler is not None and args.workers is not None:
+        raise CommandError("--workers starts a local cluster; with --scheduler the cluster's "
+                           "workers are those started there")
+    from sudokucp.executors.dask_cluster import MissingExtra, load_distributed
+
+    try:
+        load_distributed()
+    except MissingExtra as err:
+        raise CommandError(str(err)) from None
+    return given
+
+
 def run_bench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from sudokucp.executors.dask_cluster import SchedulerLost
     from sudokucp.executors.local import usable_cores
     from sudokucp.harness import BenchConfig, BenchError, bench
     from sudokucp.progress import Progress
@@ -119,17 +150,18 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.jobs > usable_cores():
         fail(f"--jobs {args.jobs} exceeds the {usable_cores()} usable cores: using "
              f"{usable_cores()}")
+    cluster = _cluster_options(args)
     specs = [s for item in args.backends for s in item.split(",") if s.strip()]
     command = shlex.join(["sudoku-cp", *args.argv]) if getattr(args, "argv", None) else None
     config = BenchConfig(specs, args.puzzles, Path(args.out), args.limit, args.timeout,
                          args.jobs, args.resume, args.seed, args.memory or None,
-                         args.max_puzzles, args.executor, args.retry, command)
+                         args.max_puzzles, args.executor, args.retry, command, cluster)
     progress: list[Progress] = []
     with _stopped_by_signals() as received:
         try:
             outcome = bench(config, on_row=lambda row: progress[0](row),
                             on_plan=lambda total: progress.append(Progress(total)))
-        except BenchError as err:
+        except (BenchError, SchedulerLost) as err:
             raise CommandError(str(err)) from None
         except KeyboardInterrupt:  # before the runs began, or while the tables were written
             return _stopped(received)

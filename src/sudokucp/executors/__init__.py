@@ -10,6 +10,7 @@ from sudokucp.executors.base import Executor, Outcome, ResourceLimits, Task
 
 EXECUTORS: dict[str, str] = {
     "local": "sudokucp.executors.local:LocalExecutor",
+    "dask": "sudokucp.executors.dask_cluster:DaskExecutor",
 }
 
 
@@ -18,7 +19,8 @@ class UnknownExecutor(ValueError):
 
 
 def make_executor(name: str, **options: Any) -> Executor:
-    """The executor registered under `name`, built with `options` (local: jobs)."""
+    """The executor registered under `name`, built with `options` (local: jobs;
+    dask: jobs, scheduler, workers, chunk)."""
     if name not in EXECUTORS:
         raise UnknownExecutor(f"unknown executor {name!r}; valid names: {', '.join(EXECUTORS)}")
     module, _, attr = EXECUTORS[name].partition(":")
