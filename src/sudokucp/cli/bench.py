@@ -140,7 +140,7 @@ def _cluster_options(args: argparse.Namespace) -> dict[str, object]:
 def run_bench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from sudokucp.executors.dask_cluster import SchedulerLost
+    from sudokucp.executors.dask_cluster import ClusterError
     from sudokucp.executors.local import usable_cores
     from sudokucp.harness import BenchConfig, BenchError, bench
     from sudokucp.progress import Progress
@@ -161,7 +161,7 @@ def run_bench(args: argparse.Namespace) -> int:
         try:
             outcome = bench(config, on_row=lambda row: progress[0](row),
                             on_plan=lambda total: progress.append(Progress(total)))
-        except (BenchError, SchedulerLost) as err:
+        except (BenchError, ClusterError) as err:
             raise CommandError(str(err)) from None
         except KeyboardInterrupt:  # before the runs began, or while the tables were written
             return _stopped(received)

@@ -5,6 +5,7 @@ stay as hard as here. The puzzles are scattered once; chunks stream back as they
 from __future__ import annotations
 
 import contextlib
+import importlib
 import math
 import signal
 import threading
@@ -26,6 +27,7 @@ MAX_CHUNK = 1000  # runs per chunk at most, so that results keep streaming
 TARGET_SECONDS = 2.0  # the work a chunk should hold, once runs have been timed
 MIN_SECONDS = 0.2  # the least work of a chunk near the end of a sweep (a task costs ~10 ms)
 WINDOW = 2  # chunks in flight per Dask thread
+CONNECT = 10  # seconds to reach a scheduler
 
 Kind = tuple[str, int, ResourceLimits, "int | None"]  # spec, limit, limits, keep
 Run = tuple[int, int, int]  # task index, kind index, puzzle index
@@ -36,7 +38,11 @@ class MissingExtra(ImportError):
     """dask.distributed is not installed; the message names the extra to install."""
 
 
-class SchedulerLost(RuntimeError):
+class ClusterError(RuntimeError):
+    """The cluster cannot run the sweep (or no longer can); the message says why."""
+
+
+class SchedulerLost(ClusterError):
     """The scheduler went away mid-sweep; every outcome yielded before is kept."""
 
 
@@ -71,10 +77,9 @@ def unpack(packed: Packed) -> Puzzle:
 
 
 def run_chunk(puzzles: Sequence[Packed], kinds: Sequence[Kind],
-              runs: Sequence[Run]) -> tuple[list[tuple[int, Result, float]], float]:
+              runs: Sequence[Run]) -> list[tuple[int, Result, float]]:
     """On a Dask worker: the runs of a chunk through killable workers; (index, result, wall) of
-    each, and the seconds the chunk took."""
-    started = time.perf_counter()
+    each."""
     executor = _worker_executor()
     try:
         for index, kind, puzzle in runs:
@@ -86,7 +91,7 @@ def run_chunk(puzzles: Sequence[Packed], kinds: Sequence[Kind],
         executor.close()
         _local.executor = None
         raise
-    return done, time.perf_counter() - started
+    return done
 
 
 @contextlib.contextmanager
@@ -118,13 +123,25 @@ class DaskExecutor(Executor):
                 with _sigint_ignored():  # the client stops the cluster on Ctrl-C, not the keys
                     self.cluster = distributed.LocalCluster(
                         n_workers=workers or usable_cores(), threads_per_worker=1,
-                        processes=True, dashboard_address=None)
-            self.client: Any = distributed.Client(scheduler or self.cluster)
+                        processes=True)
+            self.client: Any = distributed.Client(scheduler or self.cluster, timeout=CONNECT)
+            self._warm_up()
+        except OSError as err:
+            self.close()
+            raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
         except BaseException:
-            self._stop_cluster()
+            self.close()
             raise
         self.timed = [0, 0.0]  # runs timed, their seconds
         self.counted = (0, -1.0)  # Dask threads, when counted
+
+    def _warm_up(self) -> None:
+        """Import this module on every Dask worker now, or say that they cannot."""
+        try:
+            self.client.run(importlib.import_module, __name__)
+        except ImportError as err:
+            raise ClusterError(f"a Dask worker cannot import sudokucp ({err}): install "
+                               f"sudoku-cp on every worker machine") from None
 
     def submit(self, task: Task) -> None:
         self.tasks.append(task)
@@ -224,7 +241,7 @@ class _Sweep:
     def _finished(self, future: Any, runs: list[Run]) -> Iterator[Outcome]:
         """The outcomes of a chunk not delivered yet; a lost chunk goes back in the queue."""
         try:
-            done, seconds = future.result()
+            done = future.result()
         except self.distributed.KilledWorker as err:
             yield from self._crashed(runs, err)
             return
@@ -235,7 +252,7 @@ class _Sweep:
             self.todo.extendleft(reversed(runs))
             return
         self.owner.timed[0] += len(done)
-        self.owner.timed[1] += seconds
+        self.owner.timed[1] += sum(wall for _, _, wall in done)  # searches, not start-ups
         for index, result, wall in done:
             if index not in self.done:
                 self.done.add(index)
