@@ -22,7 +22,7 @@ from numba.extending import intrinsic
 
 # geo: shape, options, scratch offsets
 G_N, G_R, G_C, G_CELLS, G_LEVEL, G_BRANCH, G_LIMIT, G_KEEP = range(8)
-G_DIRTY, G_WEIGHT, G_HSEG, G_VSEG, G_AD, G_VIEWS, G_SIZE = range(8, 15)
+G_DIRTY, G_WEIGHT, G_HSEG, G_VSEG, G_AD, G_VIEWS, G_HIDDEN, G_SIZE = range(8, 16)
 # levels and branchings (the option values, in order)
 SINGLES, LOCKED, ALLDIFF, FULL, DUAL = range(5)
 BRANCH_CELL, BRANCH_SMALLEST, BRANCH_WDEG = range(3)
@@ -63,20 +63,22 @@ def layout(n: int, r: int, c: int, level: int, branch: int, limit: int, keep: in
     vseg = hseg + n * r
     ad = vseg + n * c
     views = ad + 9 * n
-    size = views + 3 * n * n
+    hidden = views + 3 * n * n
+    size = hidden + 3 * n
     return np.array([n, r, c, cells, level, branch, limit, keep, dirty, weight, hseg, vseg, ad,
-                     views, size], dtype=np.int64)
+                     views, hidden, size], dtype=np.int64)
 
 
 # --- placing and striking ------------------------------------------------------------------------
 
 @njit(cache=True)
 def mark(cell, cunits, scr, geo):
-    """Flag the three units of `cell` as changed, for the matching filter."""
+    """Flag the three units of `cell` as changed, for the hidden singles and the matching filter."""
     d = geo[G_DIRTY]
-    scr[d + cunits[cell, 0]] = 1
-    scr[d + cunits[cell, 1]] = 1
-    scr[d + cunits[cell, 2]] = 1
+    h = geo[G_HIDDEN]
+    for k in range(3):
+        scr[d + cunits[cell, k]] = 1
+        scr[h + cunits[cell, k]] = 1
 
 
 @njit(cache=True)
@@ -116,27 +118,55 @@ def assign(cand, cell, bit, cunits, scr, geo):
 @njit(cache=True)
 def drain(cand, peers, cunits, scr, geo, regs):
     """Strike every queued cell's digit from its peers (naked singles, to a fixpoint)."""
-    while scr[S_QLEN] > 0:
-        scr[S_QLEN] -= 1
-        cell = scr[S_QUEUE + scr[S_QLEN]]
+    qlen = scr[S_QLEN]
+    if qlen == 0:
+        return True
+    dirty, fresh = geo[G_DIRTY], geo[G_HIDDEN]
+    placed = 0
+    ok = True
+    while qlen > 0 and ok:
+        qlen -= 1
+        cell = scr[S_QUEUE + qlen]
         bit = cand[cell]
-        scr[S_SOLVED] += 1
-        regs[R_NODES] += 1
-        for p in peers[cell]:
-            if cand[p] & bit and not strike(cand, p, bit, cunits, scr, geo):
-                return False
-    return True
+        placed += 1
+        for t in range(peers.shape[1]):
+            p = peers[cell, t]
+            m = cand[p]
+            if not m & bit:
+                continue
+            m &= ~bit
+            cand[p] = m
+            if m == 0:
+                scr[S_FAIL] = -1 - p
+                ok = False
+                break
+            if not m & (m - 1):
+                scr[S_QUEUE + qlen] = p
+                qlen += 1
+            for k in range(3):
+                u = cunits[p, k]
+                scr[dirty + u] = 1
+                scr[fresh + u] = 1
+    scr[S_QLEN] = qlen
+    scr[S_SOLVED] += placed
+    regs[R_NODES] += placed
+    return ok
 
 
 # --- the techniques ------------------------------------------------------------------------------
 
 @njit(cache=True)
 def hidden(cand, units, peers, cunits, scr, geo, regs):
-    """Place every digit with one place left in a unit; -1 on a contradiction, else changes."""
+    """Place every digit with one place left in a unit changed since it was last looked at; -1 on
+    a contradiction (a digit with no place), else the digits placed."""
     n = geo[G_N]
     full = (1 << n) - 1
+    fresh = geo[G_HIDDEN]
     changed = 0
     for u in range(3 * n):
+        if not scr[fresh + u]:
+            continue
+        scr[fresh + u] = 0
         once = 0
         twice = 0
         for k in range(n):
@@ -213,11 +243,14 @@ def locked(cand, cunits, scr, geo):
             point = m & ~box_rest  # the box's places of these digits lie in this row
             claim = m & ~line_rest  # the row's places of these digits lie in this box
             if point:
-                for j in range(n):
-                    if j // c != k and cand[i * n + j] & point:
-                        changed += 1
-                        if not strike(cand, i * n + j, point, cunits, scr, geo):
-                            return -1
+                for k2 in range(r):
+                    if k2 == k:
+                        continue
+                    for j in range(k2 * c, k2 * c + c):
+                        if cand[i * n + j] & point:
+                            changed += 1
+                            if not strike(cand, i * n + j, point, cunits, scr, geo):
+                                return -1
             if claim:
                 for i2 in range(band, band + r):
                     if i2 == i:
@@ -244,11 +277,14 @@ def locked(cand, cunits, scr, geo):
             point = m & ~box_rest
             claim = m & ~line_rest
             if point:
-                for i in range(n):
-                    if i // r != k and cand[i * n + j] & point:
-                        changed += 1
-                        if not strike(cand, i * n + j, point, cunits, scr, geo):
-                            return -1
+                for k2 in range(c):
+                    if k2 == k:
+                        continue
+                    for i in range(k2 * r, k2 * r + r):
+                        if cand[i * n + j] & point:
+                            changed += 1
+                            if not strike(cand, i * n + j, point, cunits, scr, geo):
+                                return -1
             if claim:
                 for i in range(k * r, k * r + r):
                     for j2 in range(stack, stack + c):
@@ -624,6 +660,7 @@ def start(grid, units, peers, cunits, geo, cand, frames, regs, mate, scr):
     scr[S_SOLVED] = 0
     for u in range(3 * n):
         scr[geo[G_DIRTY] + u] = 1
+        scr[geo[G_HIDDEN] + u] = 1
         scr[geo[G_WEIGHT] + u] = 1
     regs[R_PHASE] = 1
     for c in range(geo[G_CELLS]):
@@ -685,6 +722,7 @@ def run(grid, units, peers, cunits, geo, cand, frames, regs, sols, mate, scr, bu
         scr[S_SOLVED] = frames[d, F_SOLVED]
         for u in range(3 * n):
             scr[geo[G_DIRTY] + u] = 0
+            scr[geo[G_HIDDEN] + u] = 0
         if frames[d, F_KIND] == 0:
             ok = assign(row, frames[d, F_INDEX], alt, cunits, scr, geo)
         else:
