@@ -242,7 +242,8 @@ def test_every_dfs_option_counts_alike(propagation, branch):
         assert (result.count, result.complete) == (1, True)
 
 
-@pytest.mark.parametrize("options", [{"restarts": "glucose"}, {"phase": "saved"}])
+@pytest.mark.parametrize("options", [{"restarts": "glucose"}, {"phase": "saved"},
+                                     {"root": "dual"}])
 def test_cdcl_options(options):
     backend = jit(search="cdcl", **options)
     result = backend.solve(first("seeds/004-multiple.txt"), limit=0)

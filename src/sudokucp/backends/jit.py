@@ -12,7 +12,8 @@ with fewer places in a unit when there is one (`smallest`, Knuth's rule).
 `cdcl` (backends/jit_cdcl.py, the default from 25x25) learns clauses from conflicts over the same
 singles: first-UIP clauses whose struck digits are replaced by the placements that struck them,
 VSIDS decisions that place a digit (`phase=true`) or follow the saved phase, Luby (or Glucose)
-restarts. It is what solves the 25x25 minimal grids. Deductions hold in every solution, so counts
+restarts, after a root propagation at the dfs level `root`. It is what solves the 25x25 minimal
+grids. Deductions hold in every solution, so counts
 (limit 2 or 0) are exact in both kernels.
 
 The deadline: a kernel runs in budgets (guesses, or conflicts and decisions) and the clock is read
@@ -78,22 +79,27 @@ def _positions(shape: Shape) -> Any:
 def warm(kernel: str) -> ModuleType:
     """Import and compile a kernel ("dfs" or "cdcl") once per process, by solving an empty 4x4
     grid; its seconds wait in _pending for the first result that uses it."""
-    t0 = time.perf_counter()
     np = _np()
     shape = Shape(2, 2)
     grid = np.zeros(16, np.int64)
+    if kernel == "cdcl":
+        warm("dfs")  # its propagation prepares the root
+    t0 = time.perf_counter()
     if kernel == "dfs":
         from sudokucp.backends import jit_kernel as module
 
         geo = module.layout(4, 2, 2, 0, 0, 1, 1)
-        module.run(grid, *_tables(shape), geo, *module.buffers(geo, 1), -1)
+        buffers = module.buffers(geo, 1)
+        module.run(grid, *_tables(shape), geo, *buffers, -1)
+        module.start(grid, *_tables(shape), geo, *buffers[:3], *buffers[4:])
         many = np.zeros((1, 16), np.int64)
         module.run_many(many, *_tables(shape), geo, many.copy(), np.zeros(1, np.int64),
                         np.zeros(1, np.bool_), np.zeros((1, 3), np.int64))
     else:
         from sudokucp.backends import jit_cdcl as module
 
-        module.run(grid, *_tables(shape), _positions(shape), *module.state(4, 1, 1, 1), -1)
+        module.run(grid, np.full(16, 15, np.int64), *_tables(shape), _positions(shape),
+                   *module.state(4, 1, 1, 1), -1)
     _pending[kernel] = time.perf_counter() - t0
     return module
 
@@ -121,9 +127,10 @@ class Jit(Backend):
     package = "numba"
     loads = ("sudokucp.backends.jit_kernel", "sudokucp.backends.jit_cdcl")
     defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "luby",
-                "phase": "true"}
+                "phase": "true", "root": "singles"}
     choices = {"search": ("auto", "dfs", "cdcl"), "propagation": ("auto", *LEVELS),
-               "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": ("true", "saved")}
+               "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": ("true", "saved"),
+               "root": LEVELS}
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -167,8 +174,8 @@ class Jit(Backend):
                                           solutions, deadline)
         if timed_out:
             stats[TIMED_OUT] = 1
-        if kernel in _pending:
-            stats["compile_s"] = _pending.pop(kernel)
+        for name in {kernel, "dfs"} & _pending.keys():  # cdcl uses dfs at the root
+            stats["compile_s"] = stats.get("compile_s", 0.0) + _pending.pop(name)
         return solutions, status == k.EXHAUSTED, stats
 
     def _dfs(self, k: ModuleType, shape: Shape, grid: Any, limit: int, handover: bool,
@@ -192,7 +199,11 @@ class Jit(Backend):
 
     def _cdcl(self, k: ModuleType, shape: Shape, grid: Any, limit: int, handover: bool,
               capacity: int, solutions: Found, deadline: float | None) -> tuple[int, bool, dict]:
-        """The clause-learning kernel, on fresh arrays (the pool grows when it must)."""
+        """The clause-learning kernel, on fresh arrays (the pool grows when it must), from the
+        candidates that the dfs kernel's strongest propagation leaves at the root."""
+        masks = self._root_masks(shape, grid)
+        if masks is None:  # the root propagation found a contradiction: no solution
+            return k.EXHAUSTED, False, {"nodes": 0, "guesses": 0, "backtracks": 0}
         arrays = list(k.state(shape.side, limit, int(handover), capacity))
         regs, sols = arrays[9], arrays[12]
         regs[k.Q_POSITIVE] = self.options["phase"] == "true"
@@ -200,10 +211,10 @@ class Jit(Backend):
         tables = (*_tables(shape), _positions(shape))
 
         def step(budget: int) -> int:
-            status = k.run(grid, *tables, *arrays, budget)
+            status = k.run(grid, masks, *tables, *arrays, budget)
             while status == k.GROW:  # clauses it may not drop (blocking ones) filled the pool
                 k.grow(arrays)
-                status = k.run(grid, *tables, *arrays, budget)
+                status = k.run(grid, masks, *tables, *arrays, budget)
             return status
 
         status, timed_out = _drive(step, k, regs, sols, k.Q_STORED, solutions, deadline)
@@ -214,6 +225,16 @@ class Jit(Backend):
                                    "backtracks": int(regs[k.Q_CONFLICTS]),
                                    "learned": int(regs[k.Q_LEARNED]),
                                    "restarts": int(regs[k.Q_RESTARTS])}
+
+    def _root_masks(self, shape: Shape, grid: Any) -> Any:
+        """Candidate masks after the `root` propagation of the dfs kernel (None: contradiction)."""
+        d = warm("dfs")
+        geo = d.layout(shape.side, shape.box_rows, shape.box_cols,
+                       LEVELS.index(self.options["root"]), 0, 1, 1)
+        cand, frames, regs, _, mate, scr = d.buffers(geo, 1)
+        if not d.start(grid, *_tables(shape), geo, cand, frames, regs, mate, scr):
+            return None
+        return cand[0].copy()
 
     def solve_many(self, puzzles: Sequence[Puzzle], *, limit: int = 1) -> Batch:
         """Solve grids of one shape with the dfs kernel in one compiled call (no deadline)."""

@@ -596,9 +596,10 @@ def luby(i):
 # --- the search ----------------------------------------------------------------------------------
 
 @njit(cache=True)
-def begin(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch, lists,
-          regs, fregs, n):
-    """Load the givens at level 0 and propagate; False when they contradict each other."""
+def begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
+          lists, regs, fregs, n):
+    """Load the givens at level 0, strike the digits outside `masks` (what a stronger propagation
+    found at the root), and propagate; False when they contradict each other."""
     iv[V_VAL, :] = -1
     iv[V_PHASE, :] = 1
     iv[V_HPOS, :] = -1
@@ -630,7 +631,17 @@ def begin(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, met
                 if propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists,
                              regs, n):
                     return False
-    return True
+    for c in range(n * n):
+        gone = ~masks[c] & ((1 << n) - 1)
+        while gone:
+            w = c * n + low_index(gone)
+            gone &= gone - 1
+            if iv[V_VAL, w] == 1:
+                return False
+            if iv[V_VAL, w] < 0:
+                enqueue(2 * w + 1, NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
+    return not propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists,
+                         regs, n)
 
 
 @njit(cache=True)
@@ -687,13 +698,13 @@ def learn(lbd, regs, fregs, recent):
 
 
 @njit(cache=True)
-def run(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch, lists,
-        regs, fregs, recent, sols, budget):
+def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
+        lists, regs, fregs, recent, sols, budget):
     """Search on from the registers for at most `budget` conflicts and decisions (< 0: no bound);
     returns EXHAUSTED, BUDGET, LIMIT or FULL_BUFFER as jit_kernel.run does, or GROW."""
     n = units.shape[1]
-    if regs[Q_PHASE] == 0 and not begin(grid, units, peers, cunits, cpos, iv, act, cells, uds,
-                                        lims, pool, meta, watch, lists, regs, fregs, n):
+    if regs[Q_PHASE] == 0 and not begin(grid, masks, units, peers, cunits, cpos, iv, act, cells,
+                                        uds, lims, pool, meta, watch, lists, regs, fregs, n):
         regs[Q_PHASE] = 2
     if regs[Q_PHASE] == 2:
         return EXHAUSTED
