@@ -17,10 +17,10 @@ grids. Deductions hold in every solution, so counts
 (limit 2 or 0) are exact in both kernels.
 
 The deadline: a kernel runs in budgets (guesses, or conflicts and decisions) and the clock is read
-between them, each budget sized to take about BUDGET_S. Importing the kernels counts as `load_s`
-(Backend.load); compiling a kernel, or loading it from numba's cache on disk, happens once per
-process before the first timed search, its seconds in `compile_s` of the first result that used
-it: neither is ever in `seconds`.
+between them, each budget sized to take about BUDGET_S. Importing a kernel and compiling it, or
+loading it from numba's cache on disk, happens once per process before the first timed search
+(solve() calls warm() before Backend.solve starts its clock); its seconds are `compile_s` in the
+stats of the first result that used it, never in `seconds`.
 
 Stats: nodes = values placed, guesses = alternatives tried (dfs) or decisions (cdcl), backtracks =
 guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned and restarts.
@@ -125,7 +125,6 @@ class Jit(Backend):
     extra = "jit"
     module = "numba"
     package = "numba"
-    loads = ("sudokucp.backends.jit_kernel", "sudokucp.backends.jit_cdcl")
     defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "luby",
                 "phase": "true", "root": "singles"}
     choices = {"search": ("auto", "dfs", "cdcl"), "propagation": ("auto", *LEVELS),
@@ -174,8 +173,9 @@ class Jit(Backend):
                                           solutions, deadline)
         if timed_out:
             stats[TIMED_OUT] = 1
-        for name in {kernel, "dfs"} & _pending.keys():  # cdcl uses dfs at the root
-            stats["compile_s"] = stats.get("compile_s", 0.0) + _pending.pop(name)
+        if _pending:
+            for name in {kernel, "dfs"} & _pending.keys():  # cdcl uses dfs at the root
+                stats["compile_s"] = stats.get("compile_s", 0.0) + _pending.pop(name)
         return solutions, status == k.EXHAUSTED, stats
 
     def _dfs(self, k: ModuleType, shape: Shape, grid: Any, limit: int, handover: bool,
@@ -189,13 +189,19 @@ class Jit(Backend):
             args = self._prepared[key] = (*_tables(shape), geo, *k.buffers(geo, capacity))
         regs, sols = args[6], args[7]
         regs[k.R_PHASE] = 0  # start afresh: the kernel resets the rest
-        status, timed_out = _drive(lambda budget: k.run(grid, *args, budget), k, regs, sols,
-                                   k.R_STORED, solutions, deadline)
+        status = k.run(grid, *args, -1 if deadline is None else FIRST_BUDGET)
+        timed_out = False
+        if status == k.LIMIT or status == k.EXHAUSTED:  # the common case: one call, no clock
+            if regs[k.R_STORED]:
+                for found in sols[:regs[k.R_STORED]].tolist():
+                    solutions.append(found)
+        else:
+            status, timed_out = _drive(lambda budget: k.run(grid, *args, budget), k, regs, sols,
+                                       k.R_STORED, solutions, deadline, status)
+        _, nodes, guesses, backtracks, _, total, stored, _ = regs.tolist()
         if not handover:
-            solutions.count += int(regs[k.R_FOUND] - regs[k.R_STORED])  # counted, not kept
-        return status, timed_out, {"nodes": int(regs[k.R_NODES]),
-                                   "guesses": int(regs[k.R_GUESSES]),
-                                   "backtracks": int(regs[k.R_BACKTRACKS])}
+            solutions.count += total - stored  # counted, not kept
+        return status, timed_out, {"nodes": nodes, "guesses": guesses, "backtracks": backtracks}
 
     def _cdcl(self, k: ModuleType, shape: Shape, grid: Any, limit: int, handover: bool,
               capacity: int, solutions: Found, deadline: float | None) -> tuple[int, bool, dict]:
@@ -268,16 +274,19 @@ class Jit(Backend):
 
 
 def _drive(step: Callable[[int], int], k: ModuleType, regs: Any, sols: Any, stored: int,
-           solutions: Found, deadline: float | None) -> tuple[int, bool]:
+           solutions: Found, deadline: float | None, status: int | None = None
+           ) -> tuple[int, bool]:
     """Call a kernel until it ends, reading the clock between budgets and taking the solutions it
     stored (whenever its buffer fills when every one is wanted, else at the end); returns its last
-    status and whether the deadline stopped it."""
+    status and whether the deadline stopped it. `status`: that of a first call already made."""
     budget = FIRST_BUDGET if deadline is not None else -1
     handover = solutions.keep is None
-    status, timed_out = k.BUDGET, False
+    timed_out = False
+    t0 = time.perf_counter()
     while True:
-        t0 = time.perf_counter()
-        status = step(budget)
+        if status is None:
+            t0 = time.perf_counter()
+            status = step(budget)
         if handover and regs[stored]:
             for grid in sols[:regs[stored]].tolist():
                 solutions.append(grid)
@@ -290,6 +299,7 @@ def _drive(step: Callable[[int], int], k: ModuleType, regs: Any, sols: Any, stor
         if status == k.BUDGET:  # else the buffer was full: go on with the same budget
             spent = time.perf_counter() - t0
             budget = max(1, min(budget * 8, int(budget * BUDGET_S / max(spent, 1e-6))))
+        status = None
     if not handover:
         for grid in sols[:regs[stored]].tolist():
             solutions.append(grid)

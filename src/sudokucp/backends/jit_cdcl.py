@@ -168,27 +168,34 @@ def value(iv, lit):
 
 
 @njit(cache=True)
-def enqueue(lit, reason, iv, cells, uds, cunits, cpos, regs, n):
-    """Assign a literal at the current level and keep the masks in step."""
+def put(lit, reason, level, tail, iv, cells, uds, cunits, cpos, n):
+    """Assign a literal at trail position `tail` and keep the masks in step; 1 for a placement."""
     v = lit >> 1
     positive = 1 - (lit & 1)
     iv[V_VAL, v] = positive
-    iv[V_LEVEL, v] = regs[Q_LEVEL]
+    iv[V_LEVEL, v] = level
     iv[V_REASON, v] = reason
-    iv[V_TRAIL, regs[Q_TRAIL]] = lit
-    regs[Q_TRAIL] += 1
+    iv[V_TRAIL, tail] = lit
     c = v // n
     d = v - c * n
     if positive:
         cells[1, c] = d
-        regs[Q_PLACED] += 1
-        regs[Q_NODES] += 1
         for k in range(3):
             uds[1, cunits[c, k] * n + d] = cpos[c, k]
     else:
         cells[0, c] &= ~(1 << d)
         for k in range(3):
             uds[0, cunits[c, k] * n + d] &= ~(1 << cpos[c, k])
+    return positive
+
+
+@njit(cache=True)
+def enqueue(lit, reason, iv, cells, uds, cunits, cpos, regs, n):
+    """Assign a literal at the current level, at the end of the trail."""
+    placed = put(lit, reason, regs[Q_LEVEL], regs[Q_TRAIL], iv, cells, uds, cunits, cpos, n)
+    regs[Q_TRAIL] += 1
+    regs[Q_PLACED] += placed
+    regs[Q_NODES] += placed
 
 
 @njit(cache=True)
@@ -275,68 +282,90 @@ def rebuild_watches(pool, meta, watch, lists, regs):
 @njit(cache=True)
 def propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists, regs, n):
     """Unit propagation over the structure and the watched clauses; True on a conflict (kept in
-    regs as kind and payload)."""
-    while regs[Q_HEAD] < regs[Q_TRAIL]:
-        lit = iv[V_TRAIL, regs[Q_HEAD]]
-        regs[Q_HEAD] += 1
+    regs as kind and payload). The trail's head and tail live in locals until it returns."""
+    head, tail, level = regs[Q_HEAD], regs[Q_TRAIL], regs[Q_LEVEL]
+    placed = 0
+    failed = False
+    while head < tail and not failed:
+        lit = iv[V_TRAIL, head]
+        head += 1
         v = lit >> 1
         c = v // n
         d = v - c * n
         if not lit & 1:  # c holds d: at most one digit per cell, one place per unit
             m = cells[0, c] & ~(1 << d)
-            while m:
-                e = low_index(m)
+            while m and not failed:
+                w = c * n + low_index(m)
                 m &= m - 1
-                w = c * n + e
                 if iv[V_VAL, w] < 0:
-                    enqueue(2 * w + 1, -2 - (v * 3 + K_BIN), iv, cells, uds, cunits, cpos, regs,
-                            n)
+                    placed += put(2 * w + 1, -2 - (v * 3 + K_BIN), level, tail, iv, cells, uds,
+                                  cunits, cpos, n)
+                    tail += 1
                 elif iv[V_VAL, w] == 1:
-                    return conflict(regs, K_BIN, v, w)
+                    failed = conflict(regs, K_BIN, v, w)
             for k in range(3):  # the places d still has in the cell's units
+                if failed:
+                    break
                 u = cunits[c, k]
                 m = uds[0, u * n + d] & ~(1 << cpos[c, k])
                 while m:
                     w = units[u, low_index(m)] * n + d
                     m &= m - 1
                     if iv[V_VAL, w] < 0:
-                        enqueue(2 * w + 1, -2 - (v * 3 + K_BIN), iv, cells, uds, cunits, cpos,
-                                regs, n)
+                        placed += put(2 * w + 1, -2 - (v * 3 + K_BIN), level, tail, iv, cells,
+                                      uds, cunits, cpos, n)
+                        tail += 1
                     elif iv[V_VAL, w] == 1:
-                        return conflict(regs, K_BIN, v, w)
+                        failed = conflict(regs, K_BIN, v, w)
+                        break
             false_lit = 2 * v + 1
         else:  # c lost d: at least one digit per cell, one place per unit-digit
             if cells[1, c] < 0:
                 m = cells[0, c]
                 if m == 0:
-                    return conflict(regs, K_CELL, c, 0)
-                if not m & (m - 1):
+                    failed = conflict(regs, K_CELL, c, 0)
+                elif not m & (m - 1):
                     w = c * n + low_index(m)
                     if iv[V_VAL, w] < 0:
-                        enqueue(2 * w, -2 - (c * 3 + K_CELL), iv, cells, uds, cunits, cpos,
-                                regs, n)
+                        placed += put(2 * w, -2 - (c * 3 + K_CELL), level, tail, iv, cells, uds,
+                                      cunits, cpos, n)
+                        tail += 1
             for k in range(3):
+                if failed:
+                    break
                 ud = cunits[c, k] * n + d
                 if uds[1, ud] < 0:
                     m = uds[0, ud]
                     if m == 0:
-                        return conflict(regs, K_UNIT, ud, 0)
-                    if not m & (m - 1):
+                        failed = conflict(regs, K_UNIT, ud, 0)
+                    elif not m & (m - 1):
                         w = units[cunits[c, k], low_index(m)] * n + d
                         if iv[V_VAL, w] < 0:
-                            enqueue(2 * w, -2 - (ud * 3 + K_UNIT), iv, cells, uds, cunits, cpos,
-                                    regs, n)
+                            placed += put(2 * w, -2 - (ud * 3 + K_UNIT), level, tail, iv, cells,
+                                          uds, cunits, cpos, n)
+                            tail += 1
             false_lit = 2 * v
-        if watched(false_lit, iv, cells, uds, cunits, cpos, pool, meta, watch, lists, regs, n):
-            return True
-    return False
+        if not failed:
+            tail, more = watched(false_lit, level, tail, iv, cells, uds, cunits, cpos, pool, meta,
+                                 watch, lists, regs, n)
+            if tail < 0:
+                tail = -1 - tail
+                failed = True
+            placed += more
+    regs[Q_HEAD], regs[Q_TRAIL] = head, tail
+    regs[Q_PLACED] += placed
+    regs[Q_NODES] += placed
+    return failed
 
 
 @njit(cache=True)
-def watched(false_lit, iv, cells, uds, cunits, cpos, pool, meta, watch, lists, regs, n):
-    """Visit the clauses watching a literal that just became false; True on a conflict."""
+def watched(false_lit, level, tail, iv, cells, uds, cunits, cpos, pool, meta, watch, lists, regs,
+            n):
+    """Visit the clauses watching a literal that just became false; returns the trail's new
+    tail (-1 - tail on a conflict) and the placements made."""
     base = lists[0, false_lit]
     size = lists[1, false_lit]
+    placed = 0
     i = 0
     j = 0
     while i < size:
@@ -361,7 +390,8 @@ def watched(false_lit, iv, cells, uds, cunits, cpos, pool, meta, watch, lists, r
             q = pool[start + t]
             if value(iv, q) != 0:
                 if not add_watch(q, ci, first, watch, lists, regs):
-                    return conflict(regs, K_OVERFLOW, 0, 0)  # the lists are laid out again
+                    conflict(regs, K_OVERFLOW, 0, 0)  # the lists are laid out again
+                    return -1 - tail, placed
                 pool[start + 1] = q
                 pool[start + t] = false_lit
                 moved = True
@@ -376,10 +406,12 @@ def watched(false_lit, iv, cells, uds, cunits, cpos, pool, meta, watch, lists, r
                 i += 1
                 j += 1
             lists[1, false_lit] = j
-            return conflict(regs, K_POOL, ci, 0)
-        enqueue(first, ci, iv, cells, uds, cunits, cpos, regs, n)
+            conflict(regs, K_POOL, ci, 0)
+            return -1 - tail, placed
+        placed += put(first, ci, level, tail, iv, cells, uds, cunits, cpos, n)
+        tail += 1
     lists[1, false_lit] = j
-    return False
+    return tail, placed
 
 
 # --- learning ------------------------------------------------------------------------------------
