@@ -57,6 +57,11 @@ def _np() -> ModuleType:
     return numpy
 
 
+def _grid(cells: tuple[int, ...]) -> Any:
+    """The cells as the kernels read them: a read-only uint8 array (the cheapest to make)."""
+    return _np().frombuffer(bytes(cells), _np().uint8)
+
+
 @cache
 def _tables(shape: Shape) -> tuple[Any, Any, Any]:
     """units (3N x N), peers (cells x peers) and cell_units (cells x 3) as int64 arrays."""
@@ -81,7 +86,7 @@ def warm(kernel: str) -> ModuleType:
     grid; its seconds wait in _pending for the first result that uses it."""
     np = _np()
     shape = Shape(2, 2)
-    grid = np.zeros(16, np.int64)
+    grid = _grid((0,) * 16)
     if kernel == "cdcl":
         warm("dfs")  # its propagation prepares the root
     t0 = time.perf_counter()
@@ -159,7 +164,7 @@ class Jit(Backend):
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         kernel = self.kernel(puzzle.shape)
         k = warm(kernel)
-        grid = _np().array(puzzle.cells, _np().int64)
+        grid = _grid(puzzle.cells)
         solutions = self.collector()
         # keep=None: every grid comes back, the buffer emptied whenever it fills; else the kernel
         # keeps the first few and counts the rest itself (constant memory)
@@ -192,16 +197,18 @@ class Jit(Backend):
         status = k.run(grid, *args, -1 if deadline is None else FIRST_BUDGET)
         timed_out = False
         if status == k.LIMIT or status == k.EXHAUSTED:  # the common case: one call, no clock
-            if regs[k.R_STORED]:
-                for found in sols[:regs[k.R_STORED]].tolist():
+            counts = regs.tolist()
+            if counts[k.R_STORED]:
+                for found in sols[:counts[k.R_STORED]].tolist():
                     solutions.append(found)
         else:
             status, timed_out = _drive(lambda budget: k.run(grid, *args, budget), k, regs, sols,
                                        k.R_STORED, solutions, deadline, status)
-        _, nodes, guesses, backtracks, _, total, stored, _ = regs.tolist()
+            counts = regs.tolist()
         if not handover:
-            solutions.count += total - stored  # counted, not kept
-        return status, timed_out, {"nodes": nodes, "guesses": guesses, "backtracks": backtracks}
+            solutions.count += counts[k.R_FOUND] - counts[k.R_STORED]  # counted, not kept
+        return status, timed_out, {"nodes": counts[k.R_NODES], "guesses": counts[k.R_GUESSES],
+                                   "backtracks": counts[k.R_BACKTRACKS]}
 
     def _cdcl(self, k: ModuleType, shape: Shape, grid: Any, limit: int, handover: bool,
               capacity: int, solutions: Found, deadline: float | None) -> tuple[int, bool, dict]:
@@ -276,9 +283,8 @@ class Jit(Backend):
 def _drive(step: Callable[[int], int], k: ModuleType, regs: Any, sols: Any, stored: int,
            solutions: Found, deadline: float | None, status: int | None = None
            ) -> tuple[int, bool]:
-    """Call a kernel until it ends, reading the clock between budgets and taking the solutions it
-    stored (whenever its buffer fills when every one is wanted, else at the end); returns its last
-    status and whether the deadline stopped it. `status`: that of a first call already made."""
+    """Call a kernel until it ends (`status`: that of a first call already made), reading the
+    clock between budgets and taking the solutions it stored; (last status, timed out)."""
     budget = FIRST_BUDGET if deadline is not None else -1
     handover = solutions.keep is None
     timed_out = False

@@ -572,9 +572,8 @@ def add_clause(lits, length, lbd, pool, meta, watch, lists, regs):
 
 @njit(cache=True)
 def reduce_pool(iv, pool, meta, watch, lists, regs):
-    """Cut the pool: keep the clauses of LBD <= 2 (the blocking ones have 0), those that are the
-    reason of an assignment, and the better half of the rest (by LBD, newer first); compact it,
-    renumber the reasons and lay the watch lists out again."""
+    """Keep the clauses of LBD <= 2 (blocking ones: 0), the reasons of assignments and the better
+    half of the rest (by LBD, newer first); compact, renumber the reasons, rebuild the watches."""
     count = regs[Q_NCL]
     keys = np.empty(count, np.int64)
     for i in range(count):

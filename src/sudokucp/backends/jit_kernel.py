@@ -311,10 +311,8 @@ def reach(start, adj, allowed):
 
 @njit(cache=True)
 def gac(dom, pos, k, hint, out, work):
-    """Regin's filter on one alldifferent of k variables whose domains `dom` (bitmasks) hold at
-    most k values in all: a perfect matching (starting from `hint`, indexed by `pos`), then each
-    variable keeps the values matched inside its strongly connected component, written to `out`.
-    Returns -1 when no perfect matching exists, else the number of variables that lost values."""
+    """Regin's filter on an alldifferent of k bitmask domains `dom`: the values each keeps go to
+    `out`; -1 when no perfect matching exists, else the number of variables that lost values."""
     n = hint.shape[0]
     varval, valvar, fromv = work[:n], work[n:2 * n], work[2 * n:3 * n]
     adj, radj, queue = work[3 * n:4 * n], work[4 * n:5 * n], work[5 * n:6 * n]
@@ -570,9 +568,8 @@ def fixpoint(cand, units, peers, cunits, mate, scr, geo, regs):
 
 @njit(cache=True)
 def branch(cand, units, cunits, scr, geo, frame):
-    """Fill `frame` with the alternatives of the smallest choice: the open cell with the fewest
-    candidates (dom/wdeg: fewest per failure weight of its units) or, with BRANCH_SMALLEST, a digit
-    with fewer places left in a unit when there is one (Knuth's rule for exact cover)."""
+    """Fill `frame` with the alternatives of the cell with the fewest candidates (per failure weight
+    of its units for wdeg) or, for BRANCH_SMALLEST, of a unit-digit with fewer places."""
     n, cells, mode = geo[G_N], geo[G_CELLS], geo[G_BRANCH]
     w = geo[G_WEIGHT]
     best = -1
