@@ -1,10 +1,8 @@
-"""CNF solved by pycosat (PicoSAT): one variable per (cell, digit), clauses built once per shape.
+"""CNF solved by pycosat (PicoSAT): the shape's clauses from `cnf.py`, built once per shape.
 
 Glossary: n = side, var(cell, d) = cell * n + d (1..n^3), free = variables the givens leave open.
-Encodings (Lynce & Ouaknine): `minimal` = each cell has at least one digit, each digit at most once
-per unit (exactly one per cell follows by counting); `extended` adds at most one digit per cell and
-each digit at least once per unit. The givens simplify the cached clauses (satisfied clauses
-dropped, false literals removed) and the free variables are renumbered 1..F for PicoSAT.
+The givens simplify the cached clauses (satisfied clauses dropped, false literals removed) and the
+free variables are renumbered 1..F for PicoSAT.
 A time limit is kept by solving in chunks of propagations (`prop_limit`), growing each time, since
 PicoSAT cannot be stopped from outside a call; an exhausted solution iterator counts as proof only
 when no chunk limit could have cut it short.
@@ -15,63 +13,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from itertools import combinations
 from typing import Any
 
 import numpy as np
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
-from sudokucp.puzzle import Grid, Puzzle, Shape, geometry
+from sudokucp.backends.cnf import ENCODINGS, Encoding, encode
+from sudokucp.puzzle import Grid, Puzzle
 
 FIRST_CHUNK = 200_000  # propagations of the first chunk when a deadline is set
 Clauses = list[list[int]]
-
-
-@dataclass(frozen=True)
-class Encoding:
-    """Cached clauses of one shape: binaries (-a | -b), positive long clauses, and the variables
-    each variable rules out when true."""
-
-    n: int
-    binaries: np.ndarray  # (B, 2) variable pairs, one clause (-a | -b) each
-    longs: np.ndarray  # (L, n) variables, one clause (a1 | ... | an) each
-    kills: np.ndarray  # (n^3 + 1, K) variables made false by each variable; row 0 unused
-
-    @property
-    def variables(self) -> int:
-        return self.n ** 3
-
-    @property
-    def clauses(self) -> int:
-        return len(self.binaries) + len(self.longs)
-
-
-@cache
-def encode(shape: Shape, kind: str) -> Encoding:
-    """The clauses of `shape` for the `minimal` or `extended` encoding, computed once."""
-    n, geo = shape.side, geometry(shape)
-    var = np.arange(1, n ** 3 + 1).reshape(n * n, n)  # var[cell, d - 1]
-    pairs = np.array([(a, b) for a in range(n * n) for b in geo.peers[a] if a < b])
-    binaries = [np.stack([var[pairs[:, 0]], var[pairs[:, 1]]], axis=-1).reshape(-1, 2)]
-    longs = [var]
-    if kind == "extended":
-        digit_pairs = np.array(list(combinations(range(n), 2)))
-        binaries.append(np.stack([var[:, digit_pairs[:, 0]], var[:, digit_pairs[:, 1]]],
-                                 axis=-1).reshape(-1, 2))
-        units = np.array(geo.units)
-        longs.append(var[units].transpose(0, 2, 1).reshape(-1, n))
-    return Encoding(n, np.concatenate(binaries), np.concatenate(longs), kill_table(shape, var))
-
-
-def kill_table(shape: Shape, var: np.ndarray) -> np.ndarray:
-    """For each variable (cell, d): the other digits of the cell and d in every peer."""
-    n = shape.side
-    other_digits = np.array([[e for e in range(n) if e != d] for d in range(n)])
-    same_cell = var[:, other_digits]  # (cells, n, n - 1)
-    same_digit = var[np.array(geometry(shape).peers)].transpose(0, 2, 1)  # (cells, n, peers)
-    kills = np.concatenate([same_cell, same_digit], axis=-1).reshape(n ** 3, -1)
-    return np.vstack([np.zeros((1, kills.shape[1]), dtype=kills.dtype), kills])
 
 
 @dataclass
@@ -170,7 +121,7 @@ class PycoSAT(Backend):
     module = "pycosat"
     package = "pycosat"
     defaults = {"encoding": "extended"}
-    choices = {"encoding": ("minimal", "extended")}
+    choices = {"encoding": ENCODINGS}
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         import pycosat
