@@ -13,11 +13,14 @@ cells emptied after every candidate failed.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome, expired
 from sudokucp.propagation import lone_digits
 from sudokucp.puzzle import Grid, Puzzle, geometry
+
+if TYPE_CHECKING:
+    from sudokucp.trace import Tracer
 
 Entry = tuple[int, int, int, int]  # row unit, column unit, box unit, cell
 
@@ -95,13 +98,15 @@ def retreat(free: list[int], entries: list[Entry], bits: list[int], masks: list[
 
 def search(puzzle: Puzzle, free: list[int], entries: list[Entry], limit: int,
            deadline: float | None, dynamic: bool, hidden: bool,
-           solutions: list[Grid] | Found | None = None) -> SearchOutcome:
+           solutions: list[Grid] | Found | None = None,
+           trace: Tracer | None = None) -> SearchOutcome:
     """Depth-first search over `entries`: (solutions, exhausted, stats); solutions are added to
     `solutions` (a new list by default).
 
     entries[:k] hold the cells filled at depths 0..k-1; the dynamic order swaps the best of
     entries[k:] into place k, the static order takes entries[k] as it is. With `hidden`, a digit
     with one place left in a unit is taken as a one-candidate cell when no cell has fewer than two.
+    `trace` (sudokucp.trace) hears of each digit placed and each failed node.
     """
     m = len(entries)
     bits = [0] * m  # digit bit placed at each depth
@@ -143,9 +148,14 @@ def search(puzzle: Puzzle, free: list[int], entries: list[Entry], limit: int,
                     mask = free[a] & free[b] & free[c]
                 if not mask:
                     backtracks += 1
+                    if trace is not None:
+                        trace.backtrack(k)
             if not mask:
                 k, mask, emptied = retreat(free, entries, bits, masks, k)
                 backtracks += emptied
+                if trace is not None:
+                    for depth in range(k + emptied, k, -1):  # nodes left with no choice
+                        trace.backtrack(depth)
                 if k < 0:
                     return solutions, True, stats
             bit = mask & -mask
@@ -157,6 +167,8 @@ def search(puzzle: Puzzle, free: list[int], entries: list[Entry], limit: int,
             free[c] ^= bit
             cands[cell] = 0
             nodes += 1
+            if trace is not None:
+                trace.place(k + 1, cell, bit.bit_length())
             if not nodes & CHECK_MASK and expired(deadline):
                 stats[TIMED_OUT] = 1
                 return solutions, False, stats
@@ -176,6 +188,7 @@ class MRV(Backend):
     description = "backtracking, fewest candidates first: dynamic (every node) or static (once)"
     defaults = {"order": "dynamic", "hidden": True}
     choices = {"order": ("dynamic", "static")}
+    tracer: Tracer | None = None  # set by sudokucp.trace
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         free = build_free(puzzle)
@@ -186,4 +199,4 @@ class MRV(Backend):
         if not dynamic:
             entries = sort_static(free, entries)
         return search(puzzle, free, entries, limit, deadline, dynamic, self.options["hidden"],
-                      self.collector())
+                      self.collector(), self.tracer)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from functools import cache
+from typing import TYPE_CHECKING
 
 from sudokucp.backends.base import (
     CHECK_MASK,
@@ -18,6 +19,9 @@ from sudokucp.backends.base import (
     expired,
 )
 from sudokucp.puzzle import Puzzle, Shape, geometry
+
+if TYPE_CHECKING:
+    from sudokucp.trace import Tracer
 
 
 class _Stop(Exception):
@@ -66,12 +70,28 @@ class Board:
         self.grid[cell] = 0
 
 
+class TracedBoard(Board):
+    """A board that tells a tracer of each digit placed, at the depth of its cell."""
+
+    def __init__(self, puzzle: Puzzle, empties: list[int], tracer: Tracer) -> None:
+        self.depth = {cell: k + 1 for k, cell in enumerate(empties)}  # givens have none
+        self.tracer = tracer
+        super().__init__(puzzle)
+
+    def place(self, cell: int, value: int) -> None:
+        super().place(cell, value)
+        if cell in self.depth:
+            self.tracer.place(self.depth[cell], cell, value)
+
+
 class _Naive(Backend):
+    tracer: Tracer | None = None  # set by sudokucp.trace: a traced board, and failed nodes
+
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
-        board = Board(puzzle)
+        empties = [c for c, v in enumerate(puzzle.cells) if not v]
+        board = Board(puzzle) if self.tracer is None else TracedBoard(puzzle, empties, self.tracer)
         if not board.consistent:
             return [], True, {"nodes": 0, "backtracks": 0}
-        empties = [c for c, v in enumerate(puzzle.cells) if not v]
         self.counts = {"nodes": 0, "backtracks": 0}
         self.deadline = deadline
         solutions = self.collector()
@@ -125,6 +145,8 @@ class NaiveRecursive(_Naive):
                 return True
             board.remove(cell)
         self.counts["backtracks"] += 1
+        if self.tracer is not None:
+            self.tracer.backtrack(k)
         return False
 
 
@@ -137,6 +159,7 @@ class NaiveIterative(_Naive):
     def _walk(self, board: Board, empties: list[int], n: int, limit: int,
               solutions: Found) -> bool:
         next_value = [1] * (len(empties) + 1)
+        tracer = self.tracer
         k = 0
         while k >= 0:
             if k == len(empties):
@@ -154,6 +177,8 @@ class NaiveIterative(_Naive):
                 value += 1
             if value > n:
                 self.counts["backtracks"] += 1
+                if tracer is not None:
+                    tracer.backtrack(k)
                 next_value[k] = 1
                 k -= 1
                 if k >= 0:
