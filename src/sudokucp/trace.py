@@ -11,7 +11,7 @@ tracer through the backend's collector. The tracer writes the events, with their
   path (0: the root, before any guess).
 - remove: a digit taken back, in reverse order, when its node is abandoned.
 - backtrack: the node at `depth` failed (no digit fits, or every child failed, or propagation
-  met a contradiction); its own digits are then removed.
+  met a contradiction), with the cell of its hypothesis; its own digits are then removed.
 - solution: every cell filled; the grid, checked by the caller.
 - truncated: `max_steps` events were written; the search stops there.
 
@@ -53,6 +53,7 @@ class Tracer:
         self.root: list[int] = []  # cells propagation filled before any hypothesis
         self.levels: list[list[int]] = []  # cells placed at depth 1, 2, ...: the open nodes
         self.steps = self.nodes = self.guesses = self.backtracks = 0
+        self.written: Event = self.counters()  # the last event written
 
     def place(self, depth: int, cell: int, digit: int, guess: bool = True) -> None:
         """A digit put in `cell`: a hypothesis at `depth`, or deduced in the node at `depth`."""
@@ -76,7 +77,11 @@ class Tracer:
     def backtrack(self, depth: int) -> None:
         """The node at `depth` failed: counted, then its digits removed (GoBack)."""
         self.backtracks += 1
-        self._emit("backtrack", depth)
+        where = {}
+        if 0 < depth <= len(self.levels):  # the cell of the node's hypothesis
+            cell = self.levels[depth - 1][0]
+            where = {"cell": cell, "at": cell_name(self.shape, cell)}
+        self._emit("backtrack", depth, **where)
         self._undo(depth - 1)
 
     def solution(self, grid: Sequence[int]) -> None:
@@ -92,12 +97,14 @@ class Tracer:
                            digit=digit)
 
     def _emit(self, kind: str, depth: int, **fields: Any) -> None:
-        if self.steps == self.max_steps:
-            self.sink({"event": "truncated", **self.counters(), "max_steps": self.max_steps})
+        if self.steps == self.max_steps:  # the counters of the last step written
+            last = {k: self.written[k] for k in ("nodes", "guesses", "backtracks")}
+            self.sink({"event": "truncated", **last, "max_steps": self.max_steps})
             raise TraceFull
         self.steps += 1
-        self.sink({"event": kind, "step": self.steps, "depth": depth, **fields,
-                   **self.counters()})
+        self.written = {"event": kind, "step": self.steps, "depth": depth, **fields,
+                        **self.counters()}
+        self.sink(self.written)
 
     def counters(self) -> dict[str, int]:
         return {"nodes": self.nodes, "guesses": self.guesses, "backtracks": self.backtracks}

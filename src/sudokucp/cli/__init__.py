@@ -19,6 +19,7 @@ from sudokucp.cli.common import (
 from sudokucp.cli.generate import add_generate
 from sudokucp.cli.rate import add_rate
 from sudokucp.cli.solve import add_backends, add_check, add_solve
+from sudokucp.cli.trace import add_trace
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,7 +47,7 @@ def version() -> str:
         return "(not installed)"
 
 
-COMMANDS = [add_solve, add_check, add_backends, add_bench, add_generate, add_rate]
+COMMANDS = [add_solve, add_check, add_backends, add_bench, add_generate, add_rate, add_trace]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,111 @@
+"""The trace command: one search as JSON lines of events, and its replay page."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+from sudokucp.backends import from_spec
+from sudokucp.cli.common import (
+    EXIT_OK,
+    EXIT_UNSOLVED,
+    CommandError,
+    count_arg,
+    read_entries,
+    shape_arg,
+    size_arg,
+    source_label,
+)
+from sudokucp.puzzle import Puzzle
+
+
+def add_trace(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("trace", help="one search as events (JSON lines) or a replay page",
+                       description="Trace the search of one grid of FILE: every digit placed "
+                                   "(GoForward), removed, every failed node (GoBack) and every "
+                                   "solution, with its depth and the counts of nodes, guesses "
+                                   "and backtracks, as JSON lines; --html writes a page that "
+                                   "replays it. Backends: naive, naive-iterative, mrv, hybrid. "
+                                   "Exit status: 0 solved, 1 not solved or cut at --max-steps, "
+                                   "2 bad input.")
+    p.add_argument("file", help="puzzle file, or - for standard input")
+    p.add_argument("-b", "--backend", default="naive",
+                   help="backend with options, e.g. naive or mrv:order=static")
+    p.add_argument("--max-steps", type=count_arg, default=10_000, metavar="N",
+                   help="events written before the search is stopped")
+    p.add_argument("--limit", type=size_arg, default=1, metavar="K",
+                   help="solutions to find before stopping (0: all)")
+    p.add_argument("--index", type=count_arg, default=1, metavar="I",
+                   help="which grid of FILE to trace, from 1")
+    p.add_argument("--out", type=Path, metavar="FILE",
+                   help="write the JSON lines to FILE (default: standard output, unless --html)")
+    p.add_argument("--html", type=Path, metavar="FILE",
+                   help="write a self-contained replay page to FILE")
+    p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous")
+    p.set_defaults(handler=run_trace)
+
+
+def pick(source: str, index: int, shape: object) -> Puzzle:
+    """The index-th grid of the file (from 1); an unreadable one is a usage error."""
+    for number, entry in enumerate(read_entries(source, shape), 1):  # type: ignore[arg-type]
+        if number == index:
+            if entry.error is not None:
+                raise CommandError(f"{source_label(source)}: {entry.error}")
+            return entry.puzzle  # type: ignore[return-value]
+    raise CommandError(f"{source_label(source)}: no grid number {index} "
+                       f"(the file holds {number})")
+
+
+@contextlib.contextmanager
+def jsonl_target(args: argparse.Namespace) -> Iterator[IO[str] | None]:
+    """Where the JSON lines go: --out, standard output, or nowhere (--html alone)."""
+    if args.out is None:
+        yield None if args.html is not None else sys.stdout
+        return
+    try:
+        with open(args.out, "w", encoding="utf-8") as out:
+            yield out
+    except OSError as err:
+        raise CommandError(f"cannot write {args.out}: {err.strerror or err}") from None
+
+
+def run_trace(args: argparse.Namespace) -> int:
+    from sudokucp import trace
+
+    backend = from_spec(args.backend)
+    if not trace.traceable(backend):
+        raise CommandError(f"backend {backend.label!r} is not traced (traced: "
+                           f"{', '.join(trace.traced_names())}); the jit backend is compiled")
+    puzzle = pick(args.file, args.index, args.shape)
+    events: list[trace.Event] = []
+    ends: list[trace.Event] = []  # the last event, kept when the others are not
+    with jsonl_target(args) as out:
+        def sink(event: trace.Event) -> None:
+            if args.html is not None:
+                events.append(event)
+            ends[:] = [event]
+            if out is not None:
+                out.write(trace.line(event) + "\n")
+
+        finished = trace.run(backend, puzzle, sink, max_steps=args.max_steps, limit=args.limit)
+    if args.html is not None:
+        write_page(args.html, events)
+    return EXIT_OK if finished and ends[-1]["status"] == "solved" else EXIT_UNSOLVED
+
+
+def write_page(path: Path, events: list) -> None:
+    from sudokucp import replay
+    from sudokucp.files import write_text
+
+    try:
+        write_text(path, replay.render(events))
+    except OSError as err:
+        raise CommandError(f"cannot write {path}: {err.strerror or err}") from None
+    last = events[-1]
+    what = (f"{last['status']}, {last['solutions']} solution(s)" if last["event"] == "end"
+            else f"cut at {last['max_steps']} steps")
+    print(f"sudoku-cp: wrote {path}: {len(events) - 2} steps, {what}", file=sys.stderr)
