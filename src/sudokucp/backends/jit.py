@@ -1,6 +1,7 @@
 """Compiled searches (numba): candidate bitmasks and propagation to a fixpoint at every node.
 
-Two kernels, imported on first use. `dfs` (backends/jit_kernel.py) keeps a row of candidate masks
+Two kernels, imported on first use. `dfs` (jit_dfs.py over jit_layout, jit_propagate and
+jit_matching) keeps a row of candidate masks
 per depth on an explicit stack; at every node it places naked and hidden singles to a fixpoint,
 then per `propagation`: pointing and claiming (`locked`, the default below 16x16), Regin's matching
 filter on every changed unit (`alldiff`: every naked and hidden subset), both (`full`, the default
@@ -9,7 +10,8 @@ from 16x16), or the filter on each digit's row x column, row x box and column x 
 failure weight of its units (`branch=wdeg`, dom/wdeg), the fewest candidates (`cell`), or a digit
 with fewer places in a unit when there is one (`smallest`, Knuth's rule).
 
-`cdcl` (backends/jit_cdcl.py, the default from 25x25) learns clauses from conflicts over the same
+`cdcl` (jit_cdcl.py over jit_cdcl_state, jit_cdcl_propagate and jit_cdcl_learn; the default
+from 25x25) learns clauses from conflicts over the same
 singles: first-UIP clauses whose struck digits are replaced by the placements that struck them,
 VSIDS decisions that place a digit (`phase=true`) or follow the saved phase, Luby (or Glucose)
 restarts, after a root propagation at the dfs level `root`. It is what solves the 25x25 minimal
@@ -74,7 +76,7 @@ def _tables(shape: Shape) -> tuple[Any, Any, Any]:
 @cache
 def _positions(shape: Shape) -> Any:
     """The place of each cell in its row, column and box (for the learning kernel)."""
-    from sudokucp.backends.jit_cdcl import positions
+    from sudokucp.backends.jit_cdcl_state import positions
 
     units, _, cunits = _tables(shape)
     return positions(units, cunits)
@@ -91,7 +93,7 @@ def warm(kernel: str) -> ModuleType:
         warm("dfs")  # its propagation prepares the root
     t0 = time.perf_counter()
     if kernel == "dfs":
-        from sudokucp.backends import jit_kernel as module
+        from sudokucp.backends import jit_dfs as module
 
         geo = module.layout(4, 2, 2, 0, 0, 1, 1)
         buffers = module.buffers(geo, 1)

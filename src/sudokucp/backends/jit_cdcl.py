@@ -16,612 +16,75 @@ the saved phase; restarts follow the Luby sequence or Glucose's LBD average; the
 clauses of lowest LBD when it is cut, every few thousand conflicts.
 
 The search is resumable: its whole state lives in the arrays of `state`, so `run` stops after
-`budget` conflicts and decisions and a later call goes on.
+`budget` conflicts and decisions and a later call goes on. This module holds the search loop;
+the state is in jit_cdcl_state, propagation in jit_cdcl_propagate, analysis in jit_cdcl_learn.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from sudokucp.backends.jit_kernel import low_index
+from sudokucp.backends.jit_cdcl_learn import add_clause, analyze, reduce_pool
+from sudokucp.backends.jit_cdcl_propagate import (
+    backtrack,
+    enqueue,
+    propagate,
+    rebuild_watches,
+    value,
+)
+from sudokucp.backends.jit_cdcl_state import (
+    DECAY,
+    FIRST_REDUCE,
+    GROW,
+    K_OVERFLOW,
+    LUBY_UNIT,
+    MARGIN,
+    NO_REASON,
+    Q_ARENA,
+    Q_CKIND,
+    Q_CONFLICTS,
+    Q_DECISIONS,
+    Q_FOUND,
+    Q_GLUCOSE,
+    Q_HEAD,
+    Q_HEAPN,
+    Q_KEEP,
+    Q_LBD_SUM,
+    Q_LEARNED,
+    Q_LEVEL,
+    Q_LIMIT,
+    Q_LUBY,
+    Q_NCL,
+    Q_NEXT_REDUCE,
+    Q_NEXT_RESTART,
+    Q_NODES,
+    Q_PHASE,
+    Q_PLACED,
+    Q_POOL,
+    Q_POSITIVE,
+    Q_RECENT,
+    Q_REDUCES,
+    Q_RESTART_AT,
+    Q_RESTARTS,
+    Q_STORED,
+    Q_TRAIL,
+    RECENT,
+    REDUCE_STEP,
+    V_HPOS,
+    V_OUT,
+    V_PHASE,
+    V_SEEN,
+    V_VAL,
+    grow,
+    heap_insert,
+    heap_pop,
+    luby,
+    positions,
+    state,
+)
+from sudokucp.backends.jit_layout import BUDGET, EXHAUSTED, FULL_BUFFER, LIMIT, low_index
 
-# rows of `iv`, the per-variable arrays
-V_VAL, V_LEVEL, V_REASON, V_PHASE, V_HPOS, V_SEEN, V_TRAIL, V_HEAP, V_TMP, V_OUT = range(10)
-IV_ROWS = 10
-# regs
-(Q_HEAD, Q_TRAIL, Q_LEVEL, Q_PLACED, Q_HEAPN, Q_NCL, Q_POOL, Q_CONFLICTS, Q_DECISIONS,
- Q_RESTARTS, Q_PHASE, Q_FOUND, Q_STORED, Q_CKIND, Q_CA, Q_CB, Q_NEXT_RESTART, Q_LUBY,
- Q_NEXT_REDUCE, Q_REDUCES, Q_LEARNED, Q_NODES, Q_LIMIT, Q_KEEP, Q_POSITIVE, Q_GLUCOSE,
- Q_ARENA, Q_RECENT, Q_LBD_SUM, Q_RESTART_AT) = range(30)
-QREGS = 30
-# conflict kinds and reason kinds (a reason >= 0 is a pool clause; below, -2 - (payload*3 + kind))
-K_CELL, K_UNIT, K_BIN, K_POOL, K_OVERFLOW = range(5)
-NO_REASON = -1
-# what run() returns (as jit_kernel)
-EXHAUSTED, BUDGET, LIMIT, FULL_BUFFER = range(4)
-GROW = 4  # the pool is full of clauses it may not drop: the caller enlarges it (see grow)
-LUBY_UNIT = 100  # conflicts per unit of the Luby sequence
-RECENT = 50  # Glucose: conflicts in the recent LBD average
-MARGIN = 0.8  # Glucose: restart when recent average * MARGIN > overall average
-FIRST_REDUCE, REDUCE_STEP = 2000, 300  # conflicts before the first cut of the pool, then more
-DECAY = 1 / 0.95
-
-
-def state(n: int, limit: int, keep: int, capacity: int) -> tuple[np.ndarray, ...]:
-    """Fresh arrays for one search: iv, act, cells, uds, lims, pool, meta, watch, lists, regs,
-    fregs, recent, sols (the solution buffer of `capacity` grids)."""
-    cells = n * n
-    nv = cells * n
-    pool = min(1 << 21, max(1 << 14, 64 * nv))
-    clauses = pool // 8
-    regs = np.zeros(QREGS, np.int64)
-    regs[Q_LIMIT], regs[Q_KEEP] = limit, keep
-    return (np.zeros((IV_ROWS, nv), np.int64), np.zeros(nv, np.float64),
-            np.zeros((2, cells), np.int64), np.zeros((2, 3 * cells), np.int64),
-            np.zeros(nv + 1, np.int64), np.zeros(pool, np.int32),
-            np.zeros((3, clauses), np.int64), np.zeros((2, 8 * clauses), np.int32),
-            np.zeros((3, 2 * nv), np.int64), regs, np.ones(2, np.float64),
-            np.zeros(RECENT, np.int64), np.zeros((capacity, cells), np.int64))
-
-
-def grow(arrays: list[np.ndarray]) -> None:
-    """Double the clause pool, its table and the watch arena of a state, in place in the list."""
-    for at in (5, 6, 7):
-        old = arrays[at]
-        new = np.zeros((*old.shape[:-1], 2 * old.shape[-1]), old.dtype)
-        new[..., :old.shape[-1]] = old
-        arrays[at] = new
-
-
-def positions(units: np.ndarray, cunits: np.ndarray) -> np.ndarray:
-    """cpos[c, k]: the place of cell c in its k-th unit (row, column, box)."""
-    cpos = np.zeros(cunits.shape, np.int64)
-    for u in range(units.shape[0]):
-        for p, cell in enumerate(units[u]):
-            cpos[cell, int(np.nonzero(cunits[cell] == u)[0][0])] = p
-    return cpos
-
-
-# --- the heap of variables by activity -----------------------------------------------------------
-
-@njit(cache=True)
-def heap_up(iv, act, i):
-    heap, hpos = iv[V_HEAP], iv[V_HPOS]
-    v = heap[i]
-    while i > 0:
-        parent = (i - 1) >> 1
-        if act[heap[parent]] >= act[v]:
-            break
-        heap[i] = heap[parent]
-        hpos[heap[i]] = i
-        i = parent
-    heap[i] = v
-    hpos[v] = i
-
-
-@njit(cache=True)
-def heap_down(iv, act, i, size):
-    heap, hpos = iv[V_HEAP], iv[V_HPOS]
-    v = heap[i]
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and act[heap[child + 1]] > act[heap[child]]:
-            child += 1
-        if act[heap[child]] <= act[v]:
-            break
-        heap[i] = heap[child]
-        hpos[heap[i]] = i
-        i = child
-    heap[i] = v
-    hpos[v] = i
-
-
-@njit(cache=True)
-def heap_insert(iv, act, regs, v):
-    if iv[V_HPOS, v] >= 0:
-        return
-    i = regs[Q_HEAPN]
-    regs[Q_HEAPN] += 1
-    iv[V_HEAP, i] = v
-    iv[V_HPOS, v] = i
-    heap_up(iv, act, i)
-
-
-@njit(cache=True)
-def heap_pop(iv, act, regs):
-    heap = iv[V_HEAP]
-    v = heap[0]
-    regs[Q_HEAPN] -= 1
-    size = regs[Q_HEAPN]
-    iv[V_HPOS, v] = -1
-    if size > 0:
-        heap[0] = heap[size]
-        iv[V_HPOS, heap[0]] = 0
-        heap_down(iv, act, 0, size)
-    return v
-
-
-@njit(cache=True)
-def bump(iv, act, fregs, v):
-    """VSIDS: raise a variable's activity, rescaling all when it grows too large."""
-    act[v] += fregs[0]
-    if act[v] > 1e100:
-        for w in range(act.shape[0]):
-            act[w] *= 1e-100
-        fregs[0] *= 1e-100
-    if iv[V_HPOS, v] >= 0:
-        heap_up(iv, act, iv[V_HPOS, v])
-
-
-# --- assigning -----------------------------------------------------------------------------------
-
-@njit(cache=True)
-def value(iv, lit):
-    """1 when the literal is true, 0 when false, -1 when its variable is unassigned."""
-    x = iv[V_VAL, lit >> 1]
-    if x < 0:
-        return -1
-    return x ^ (lit & 1)
-
-
-@njit(cache=True)
-def put(lit, reason, level, tail, iv, cells, uds, cunits, cpos, n):
-    """Assign a literal at trail position `tail` and keep the masks in step; 1 for a placement."""
-    v = lit >> 1
-    positive = 1 - (lit & 1)
-    iv[V_VAL, v] = positive
-    iv[V_LEVEL, v] = level
-    iv[V_REASON, v] = reason
-    iv[V_TRAIL, tail] = lit
-    c = v // n
-    d = v - c * n
-    if positive:
-        cells[1, c] = d
-        for k in range(3):
-            uds[1, cunits[c, k] * n + d] = cpos[c, k]
-    else:
-        cells[0, c] &= ~(1 << d)
-        for k in range(3):
-            uds[0, cunits[c, k] * n + d] &= ~(1 << cpos[c, k])
-    return positive
-
-
-@njit(cache=True)
-def enqueue(lit, reason, iv, cells, uds, cunits, cpos, regs, n):
-    """Assign a literal at the current level, at the end of the trail."""
-    placed = put(lit, reason, regs[Q_LEVEL], regs[Q_TRAIL], iv, cells, uds, cunits, cpos, n)
-    regs[Q_TRAIL] += 1
-    regs[Q_PLACED] += placed
-    regs[Q_NODES] += placed
-
-
-@njit(cache=True)
-def backtrack(level, iv, act, cells, uds, cunits, cpos, lims, regs, n):
-    """Undo every assignment above `level`, saving phases and returning variables to the heap."""
-    if regs[Q_LEVEL] <= level:
-        return
-    stop = lims[level]
-    for t in range(regs[Q_TRAIL] - 1, stop - 1, -1):
-        lit = iv[V_TRAIL, t]
-        v = lit >> 1
-        c = v // n
-        d = v - c * n
-        if lit & 1:
-            cells[0, c] |= 1 << d
-            for k in range(3):
-                uds[0, cunits[c, k] * n + d] |= 1 << cpos[c, k]
-        else:
-            cells[1, c] = -1
-            regs[Q_PLACED] -= 1
-            for k in range(3):
-                uds[1, cunits[c, k] * n + d] = -1
-        iv[V_PHASE, v] = iv[V_VAL, v]
-        iv[V_VAL, v] = -1
-        heap_insert(iv, act, regs, v)
-    regs[Q_TRAIL] = stop
-    regs[Q_HEAD] = stop
-    regs[Q_LEVEL] = level
-
-
-@njit(cache=True)
-def conflict(regs, kind, a, b):
-    regs[Q_CKIND], regs[Q_CA], regs[Q_CB] = kind, a, b
-    return True
-
-
-@njit(cache=True)
-def add_watch(lit, clause, blocker, watch, lists, regs):
-    """Append (clause, blocker) to the list of `lit`, moving the list to the arena's end when it
-    is full; False when the arena has no room left."""
-    start, length, cap = lists[0, lit], lists[1, lit], lists[2, lit]
-    if length == cap:
-        new_cap = max(4, 2 * cap)
-        top = regs[Q_ARENA]
-        if top + new_cap > watch.shape[1]:
-            return False
-        for t in range(length):
-            watch[0, top + t] = watch[0, start + t]
-            watch[1, top + t] = watch[1, start + t]
-        start = top
-        lists[0, lit], lists[2, lit] = top, new_cap
-        regs[Q_ARENA] = top + new_cap
-    watch[0, start + length] = clause
-    watch[1, start + length] = blocker
-    lists[1, lit] = length + 1
-    return True
-
-
-@njit(cache=True)
-def rebuild_watches(pool, meta, watch, lists, regs):
-    """Lay the watch lists out afresh, contiguous, from the first two literals of each clause."""
-    lists[1, :] = 0
-    for i in range(regs[Q_NCL]):
-        start = meta[0, i]
-        lists[1, pool[start]] += 1
-        lists[1, pool[start + 1]] += 1
-    top = 0
-    for lit in range(lists.shape[1]):
-        lists[0, lit] = top
-        lists[2, lit] = 2 * lists[1, lit]
-        top += lists[2, lit]
-        lists[1, lit] = 0
-    regs[Q_ARENA] = top
-    for i in range(regs[Q_NCL]):
-        start = meta[0, i]
-        for k in range(2):
-            lit = pool[start + k]
-            at = lists[0, lit] + lists[1, lit]
-            watch[0, at] = i
-            watch[1, at] = pool[start + 1 - k]
-            lists[1, lit] += 1
-
-
-@njit(cache=True)
-def propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists, regs, n):
-    """Unit propagation over the structure and the watched clauses; True on a conflict (kept in
-    regs as kind and payload). The trail's head and tail live in locals until it returns."""
-    head, tail, level = regs[Q_HEAD], regs[Q_TRAIL], regs[Q_LEVEL]
-    placed = 0
-    failed = False
-    while head < tail and not failed:
-        lit = iv[V_TRAIL, head]
-        head += 1
-        v = lit >> 1
-        c = v // n
-        d = v - c * n
-        if not lit & 1:  # c holds d: at most one digit per cell, one place per unit
-            m = cells[0, c] & ~(1 << d)
-            while m and not failed:
-                w = c * n + low_index(m)
-                m &= m - 1
-                if iv[V_VAL, w] < 0:
-                    placed += put(2 * w + 1, -2 - (v * 3 + K_BIN), level, tail, iv, cells, uds,
-                                  cunits, cpos, n)
-                    tail += 1
-                elif iv[V_VAL, w] == 1:
-                    failed = conflict(regs, K_BIN, v, w)
-            for k in range(3):  # the places d still has in the cell's units
-                if failed:
-                    break
-                u = cunits[c, k]
-                m = uds[0, u * n + d] & ~(1 << cpos[c, k])
-                while m:
-                    w = units[u, low_index(m)] * n + d
-                    m &= m - 1
-                    if iv[V_VAL, w] < 0:
-                        placed += put(2 * w + 1, -2 - (v * 3 + K_BIN), level, tail, iv, cells,
-                                      uds, cunits, cpos, n)
-                        tail += 1
-                    elif iv[V_VAL, w] == 1:
-                        failed = conflict(regs, K_BIN, v, w)
-                        break
-            false_lit = 2 * v + 1
-        else:  # c lost d: at least one digit per cell, one place per unit-digit
-            if cells[1, c] < 0:
-                m = cells[0, c]
-                if m == 0:
-                    failed = conflict(regs, K_CELL, c, 0)
-                elif not m & (m - 1):
-                    w = c * n + low_index(m)
-                    if iv[V_VAL, w] < 0:
-                        placed += put(2 * w, -2 - (c * 3 + K_CELL), level, tail, iv, cells, uds,
-                                      cunits, cpos, n)
-                        tail += 1
-            for k in range(3):
-                if failed:
-                    break
-                ud = cunits[c, k] * n + d
-                if uds[1, ud] < 0:
-                    m = uds[0, ud]
-                    if m == 0:
-                        failed = conflict(regs, K_UNIT, ud, 0)
-                    elif not m & (m - 1):
-                        w = units[cunits[c, k], low_index(m)] * n + d
-                        if iv[V_VAL, w] < 0:
-                            placed += put(2 * w, -2 - (ud * 3 + K_UNIT), level, tail, iv, cells,
-                                          uds, cunits, cpos, n)
-                            tail += 1
-            false_lit = 2 * v
-        if not failed:
-            tail, more = watched(false_lit, level, tail, iv, cells, uds, cunits, cpos, pool, meta,
-                                 watch, lists, regs, n)
-            if tail < 0:
-                tail = -1 - tail
-                failed = True
-            placed += more
-    regs[Q_HEAD], regs[Q_TRAIL] = head, tail
-    regs[Q_PLACED] += placed
-    regs[Q_NODES] += placed
-    return failed
-
-
-@njit(cache=True)
-def watched(false_lit, level, tail, iv, cells, uds, cunits, cpos, pool, meta, watch, lists, regs,
-            n):
-    """Visit the clauses watching a literal that just became false; returns the trail's new
-    tail (-1 - tail on a conflict) and the placements made."""
-    base = lists[0, false_lit]
-    size = lists[1, false_lit]
-    placed = 0
-    i = 0
-    j = 0
-    while i < size:
-        ci = watch[0, base + i]
-        blocker = watch[1, base + i]
-        i += 1
-        if value(iv, blocker) == 1:
-            watch[0, base + j], watch[1, base + j] = ci, blocker
-            j += 1
-            continue
-        start = meta[0, ci]
-        if pool[start] == false_lit:  # keep the false literal second
-            pool[start] = pool[start + 1]
-            pool[start + 1] = false_lit
-        first = pool[start]
-        if first != blocker and value(iv, first) == 1:
-            watch[0, base + j], watch[1, base + j] = ci, first
-            j += 1
-            continue
-        moved = False
-        for t in range(2, meta[1, ci]):
-            q = pool[start + t]
-            if value(iv, q) != 0:
-                if not add_watch(q, ci, first, watch, lists, regs):
-                    conflict(regs, K_OVERFLOW, 0, 0)  # the lists are laid out again
-                    return -1 - tail, placed
-                pool[start + 1] = q
-                pool[start + t] = false_lit
-                moved = True
-                break
-        if moved:
-            continue
-        watch[0, base + j], watch[1, base + j] = ci, first
-        j += 1
-        if value(iv, first) == 0:
-            while i < size:
-                watch[0, base + j], watch[1, base + j] = watch[0, base + i], watch[1, base + i]
-                i += 1
-                j += 1
-            lists[1, false_lit] = j
-            conflict(regs, K_POOL, ci, 0)
-            return -1 - tail, placed
-        placed += put(first, ci, level, tail, iv, cells, uds, cunits, cpos, n)
-        tail += 1
-    lists[1, false_lit] = j
-    return tail, placed
-
-
-# --- learning ------------------------------------------------------------------------------------
-
-@njit(cache=True)
-def clause_of(kind, a, b, units, pool, meta, out, n):
-    """Write the literals of a structural or pooled clause to `out`; returns its length."""
-    if kind == K_CELL:
-        for d in range(n):
-            out[d] = 2 * (a * n + d)
-        return n
-    if kind == K_UNIT:
-        u = a // n
-        d = a - u * n
-        for p in range(n):
-            out[p] = 2 * (units[u, p] * n + d)
-        return n
-    if kind == K_BIN:
-        out[0] = 2 * a + 1
-        out[1] = 2 * b + 1
-        return 2
-    start = meta[0, a]
-    for t in range(meta[1, a]):
-        out[t] = pool[start + t]
-    return meta[1, a]
-
-
-@njit(cache=True)
-def reason_of(v, iv, units, pool, meta, out, n):
-    """The clause that implied variable v (which must not be a decision), into `out`."""
-    r = iv[V_REASON, v]
-    if r >= 0:
-        return clause_of(K_POOL, r, 0, units, pool, meta, out, n)
-    t = -2 - r
-    kind = t % 3
-    return clause_of(kind, t // 3, v, units, pool, meta, out, n)
-
-
-@njit(cache=True)
-def analyze(iv, act, fregs, units, pool, meta, regs, n):
-    """First-UIP analysis of the conflict in regs: the learned clause goes to iv[V_OUT] (asserting
-    literal first, then one of the highest level); returns (length, backjump level, LBD)."""
-    tmp, out, seen = iv[V_TMP], iv[V_OUT], iv[V_SEEN]
-    level, lvl = iv[V_LEVEL], regs[Q_LEVEL]
-    size = clause_of(regs[Q_CKIND], regs[Q_CA], regs[Q_CB], units, pool, meta, tmp, n)
-    path = 0
-    length = 1
-    idx = regs[Q_TRAIL] - 1
-    p = -1
-    while True:
-        for t in range(size):
-            q = tmp[t]
-            v = q >> 1
-            if p >= 0 and v == p >> 1:
-                continue
-            if not seen[v] and level[v] > 0:
-                seen[v] = 1
-                bump(iv, act, fregs, v)
-                if level[v] >= lvl:
-                    path += 1
-                else:
-                    out[length] = q
-                    length += 1
-        while not seen[iv[V_TRAIL, idx] >> 1]:
-            idx -= 1
-        p = iv[V_TRAIL, idx]
-        idx -= 1
-        seen[p >> 1] = 0
-        path -= 1
-        if path <= 0:
-            break
-        size = reason_of(p >> 1, iv, units, pool, meta, tmp, n)
-    out[0] = p ^ 1
-    for t in range(1, length):  # a digit struck by a placement: name the placement instead
-        q = out[t]
-        r = iv[V_REASON, q >> 1]
-        if q & 1 or r >= 0 or r == NO_REASON or (-2 - r) % 3 != K_BIN:
-            continue
-        w = (-2 - r) // 3
-        seen[q >> 1] = 0
-        if seen[w] or level[w] == 0:
-            out[t] = -1  # the placement is named already (or holds at level 0)
-        else:
-            seen[w] = 1
-            out[t] = 2 * w + 1
-    kept = 1
-    for t in range(1, length):
-        if out[t] >= 0:
-            out[kept] = out[t]
-            kept += 1
-    length = kept
-    for t in range(1, length):  # drop literals implied by others of the clause (local minimising)
-        v = out[t] >> 1
-        if iv[V_REASON, v] == NO_REASON:
-            continue
-        size = reason_of(v, iv, units, pool, meta, tmp, n)
-        redundant = True
-        for j in range(size):
-            w = tmp[j] >> 1
-            if w != v and not seen[w] and level[w] > 0:
-                redundant = False
-                break
-        if redundant:
-            out[t] = -1 - out[t]
-    kept = 1
-    for t in range(1, length):
-        q = out[t]
-        seen[(q if q >= 0 else -1 - q) >> 1] = 0
-        if q >= 0:
-            out[kept] = q
-            kept += 1
-    length = kept
-    back = 0
-    if length > 1:
-        best = 1
-        for t in range(2, length):
-            if level[out[t] >> 1] > level[out[best] >> 1]:
-                best = t
-        out[1], out[best] = out[best], out[1]
-        back = level[out[1] >> 1]
-    return length, back, count_levels(out, length, level)
-
-
-@njit(cache=True)
-def count_levels(out, length, level):
-    """Number of distinct decision levels among the clause's literals (its LBD)."""
-    total = 0
-    for t in range(length):
-        lv = level[out[t] >> 1]
-        fresh = True
-        for j in range(t):
-            if level[out[j] >> 1] == lv:
-                fresh = False
-                break
-        if fresh:
-            total += 1
-        if total > 30:
-            break
-    return total
-
-
-@njit(cache=True)
-def add_clause(lits, length, lbd, pool, meta, watch, lists, regs):
-    """Store a clause (run() keeps room for one), its first two literals watched; -2 when the
-    watch arena is full (the caller lays the lists out again)."""
-    i = regs[Q_NCL]
-    start = regs[Q_POOL]
-    for t in range(length):
-        pool[start + t] = lits[t]
-    meta[0, i], meta[1, i], meta[2, i] = start, length, lbd
-    regs[Q_NCL] += 1
-    regs[Q_POOL] += length
-    if not (add_watch(lits[0], i, lits[1], watch, lists, regs)
-            and add_watch(lits[1], i, lits[0], watch, lists, regs)):
-        return -2
-    return i
-
-
-@njit(cache=True)
-def reduce_pool(iv, pool, meta, watch, lists, regs):
-    """Keep the clauses of LBD <= 2 (blocking ones: 0), the reasons of assignments and the better
-    half of the rest (by LBD, newer first); compact, renumber the reasons, rebuild the watches."""
-    count = regs[Q_NCL]
-    keys = np.empty(count, np.int64)
-    for i in range(count):
-        keys[i] = meta[2, i] * (count + 1) + (count - i)
-    order = np.argsort(keys)
-    keep = np.zeros(count, np.bool_)
-    for j in range(count):
-        i = order[j]
-        keep[i] = meta[2, i] <= 2 or j < count // 2
-    for t in range(regs[Q_TRAIL]):
-        r = iv[V_REASON, iv[V_TRAIL, t] >> 1]
-        if r >= 0:
-            keep[r] = True
-    renumber = np.full(count, -1, np.int64)
-    at = 0
-    kept = 0
-    for i in range(count):
-        if not keep[i]:
-            continue
-        start, length, lbd = meta[0, i], meta[1, i], meta[2, i]
-        for t in range(length):
-            pool[at + t] = pool[start + t]
-        meta[0, kept], meta[1, kept], meta[2, kept] = at, length, lbd
-        renumber[i] = kept
-        at += length
-        kept += 1
-    for t in range(regs[Q_TRAIL]):
-        v = iv[V_TRAIL, t] >> 1
-        if iv[V_REASON, v] >= 0:
-            iv[V_REASON, v] = renumber[iv[V_REASON, v]]
-    regs[Q_NCL] = kept
-    regs[Q_POOL] = at
-    rebuild_watches(pool, meta, watch, lists, regs)
-
-
-@njit(cache=True)
-def luby(i):
-    """The i-th term (from 0) of the Luby sequence 1 1 2 1 1 2 4 ..."""
-    size = 1
-    seq = 0
-    while size < i + 1:
-        seq += 1
-        size = 2 * size + 1
-    while size - 1 != i:
-        size = (size - 1) >> 1
-        seq -= 1
-        i = i % size
-    return 1 << seq
+__all__ = ["BUDGET", "EXHAUSTED", "GROW", "LIMIT", "grow", "positions", "run", "state"]
 
 
 # --- the search ----------------------------------------------------------------------------------

@@ -1,0 +1,151 @@
+"""The state of the `jit` clause-learning search: register and row numbers, the arrays of one
+search, and the heap of variables by VSIDS activity."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# rows of `iv`, the per-variable arrays
+V_VAL, V_LEVEL, V_REASON, V_PHASE, V_HPOS, V_SEEN, V_TRAIL, V_HEAP, V_TMP, V_OUT = range(10)
+IV_ROWS = 10
+# regs
+(Q_HEAD, Q_TRAIL, Q_LEVEL, Q_PLACED, Q_HEAPN, Q_NCL, Q_POOL, Q_CONFLICTS, Q_DECISIONS,
+ Q_RESTARTS, Q_PHASE, Q_FOUND, Q_STORED, Q_CKIND, Q_CA, Q_CB, Q_NEXT_RESTART, Q_LUBY,
+ Q_NEXT_REDUCE, Q_REDUCES, Q_LEARNED, Q_NODES, Q_LIMIT, Q_KEEP, Q_POSITIVE, Q_GLUCOSE,
+ Q_ARENA, Q_RECENT, Q_LBD_SUM, Q_RESTART_AT) = range(30)
+QREGS = 30
+# conflict kinds and reason kinds (a reason >= 0 is a pool clause; below, -2 - (payload*3 + kind))
+K_CELL, K_UNIT, K_BIN, K_POOL, K_OVERFLOW = range(5)
+NO_REASON = -1
+GROW = 4  # run(): the pool is full of clauses it may not drop; the caller enlarges it (grow)
+LUBY_UNIT = 100  # conflicts per unit of the Luby sequence
+RECENT = 50  # Glucose: conflicts in the recent LBD average
+MARGIN = 0.8  # Glucose: restart when recent average * MARGIN > overall average
+FIRST_REDUCE, REDUCE_STEP = 2000, 300  # conflicts before the first cut of the pool, then more
+DECAY = 1 / 0.95
+
+
+def state(n: int, limit: int, keep: int, capacity: int) -> tuple[np.ndarray, ...]:
+    """Fresh arrays for one search: iv, act, cells, uds, lims, pool, meta, watch, lists, regs,
+    fregs, recent, sols (the solution buffer of `capacity` grids)."""
+    cells = n * n
+    nv = cells * n
+    pool = min(1 << 21, max(1 << 14, 64 * nv))
+    clauses = pool // 8
+    regs = np.zeros(QREGS, np.int64)
+    regs[Q_LIMIT], regs[Q_KEEP] = limit, keep
+    return (np.zeros((IV_ROWS, nv), np.int64), np.zeros(nv, np.float64),
+            np.zeros((2, cells), np.int64), np.zeros((2, 3 * cells), np.int64),
+            np.zeros(nv + 1, np.int64), np.zeros(pool, np.int32),
+            np.zeros((3, clauses), np.int64), np.zeros((2, 8 * clauses), np.int32),
+            np.zeros((3, 2 * nv), np.int64), regs, np.ones(2, np.float64),
+            np.zeros(RECENT, np.int64), np.zeros((capacity, cells), np.int64))
+
+
+def grow(arrays: list[np.ndarray]) -> None:
+    """Double the clause pool, its table and the watch arena of a state, in place in the list."""
+    for at in (5, 6, 7):
+        old = arrays[at]
+        new = np.zeros((*old.shape[:-1], 2 * old.shape[-1]), old.dtype)
+        new[..., :old.shape[-1]] = old
+        arrays[at] = new
+
+
+def positions(units: np.ndarray, cunits: np.ndarray) -> np.ndarray:
+    """cpos[c, k]: the place of cell c in its k-th unit (row, column, box)."""
+    cpos = np.zeros(cunits.shape, np.int64)
+    for u in range(units.shape[0]):
+        for p, cell in enumerate(units[u]):
+            cpos[cell, int(np.nonzero(cunits[cell] == u)[0][0])] = p
+    return cpos
+
+
+# --- the heap of variables by activity -----------------------------------------------------------
+
+@njit(cache=True)
+def heap_up(iv, act, i):
+    heap, hpos = iv[V_HEAP], iv[V_HPOS]
+    v = heap[i]
+    while i > 0:
+        parent = (i - 1) >> 1
+        if act[heap[parent]] >= act[v]:
+            break
+        heap[i] = heap[parent]
+        hpos[heap[i]] = i
+        i = parent
+    heap[i] = v
+    hpos[v] = i
+
+
+@njit(cache=True)
+def heap_down(iv, act, i, size):
+    heap, hpos = iv[V_HEAP], iv[V_HPOS]
+    v = heap[i]
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and act[heap[child + 1]] > act[heap[child]]:
+            child += 1
+        if act[heap[child]] <= act[v]:
+            break
+        heap[i] = heap[child]
+        hpos[heap[i]] = i
+        i = child
+    heap[i] = v
+    hpos[v] = i
+
+
+@njit(cache=True)
+def heap_insert(iv, act, regs, v):
+    if iv[V_HPOS, v] >= 0:
+        return
+    i = regs[Q_HEAPN]
+    regs[Q_HEAPN] += 1
+    iv[V_HEAP, i] = v
+    iv[V_HPOS, v] = i
+    heap_up(iv, act, i)
+
+
+@njit(cache=True)
+def heap_pop(iv, act, regs):
+    heap = iv[V_HEAP]
+    v = heap[0]
+    regs[Q_HEAPN] -= 1
+    size = regs[Q_HEAPN]
+    iv[V_HPOS, v] = -1
+    if size > 0:
+        heap[0] = heap[size]
+        iv[V_HPOS, heap[0]] = 0
+        heap_down(iv, act, 0, size)
+    return v
+
+
+@njit(cache=True)
+def bump(iv, act, fregs, v):
+    """VSIDS: raise a variable's activity, rescaling all when it grows too large."""
+    act[v] += fregs[0]
+    if act[v] > 1e100:
+        for w in range(act.shape[0]):
+            act[w] *= 1e-100
+        fregs[0] *= 1e-100
+    if iv[V_HPOS, v] >= 0:
+        heap_up(iv, act, iv[V_HPOS, v])
+
+
+
+@njit(cache=True)
+def luby(i):
+    """The i-th term (from 0) of the Luby sequence 1 1 2 1 1 2 4 ..."""
+    size = 1
+    seq = 0
+    while size < i + 1:
+        seq += 1
+        size = 2 * size + 1
+    while size - 1 != i:
+        size = (size - 1) >> 1
+        seq -= 1
+        i = i % size
+    return 1 << seq
+

@@ -1,0 +1,243 @@
+"""Regin's matching filter for the `jit` depth-first kernel: per unit (every naked and hidden
+subset) and per digit view, rows x columns and lines x boxes (every fish and locked set)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sudokucp.backends.jit_layout import G_AD, G_C, G_DIRTY, G_N, G_R, G_VIEWS, S_FAIL, low_index
+from sudokucp.backends.jit_propagate import drain, strike
+
+
+@njit(cache=True)
+def reach(start, adj, allowed):
+    """Nodes reachable from `start` along `adj` (bitmask rows) inside `allowed`."""
+    seen = 1 << start
+    frontier = seen
+    while frontier:
+        j = low_index(frontier)
+        frontier &= frontier - 1
+        new = adj[j] & allowed & ~seen
+        seen |= new
+        frontier |= new
+    return seen
+
+
+@njit(cache=True)
+def gac(dom, pos, k, hint, out, work):
+    """Regin's filter on an alldifferent of k bitmask domains `dom`: the values each keeps go to
+    `out`; -1 when no perfect matching exists, else the number of variables that lost values."""
+    n = hint.shape[0]
+    varval, valvar, fromv = work[:n], work[n:2 * n], work[2 * n:3 * n]
+    adj, radj, queue = work[3 * n:4 * n], work[4 * n:5 * n], work[5 * n:6 * n]
+    for v in range(n):
+        valvar[v] = -1
+    used = 0
+    for i in range(k):  # greedy, keeping the last matching where it still holds
+        h = hint[pos[i]]
+        if not (h >= 0 and (dom[i] >> h) & 1 and not (used >> h) & 1):
+            free = dom[i] & ~used
+            h = low_index(free) if free else -1
+        varval[i] = h
+        if h >= 0:
+            valvar[h] = i
+            used |= 1 << h
+    for x0 in range(k):  # an augmenting path for each variable left unmatched
+        if varval[x0] >= 0:
+            continue
+        seen = 0
+        head = 0
+        tail = 1
+        queue[0] = x0
+        found = -1
+        while head < tail and found < 0:
+            x = queue[head]
+            head += 1
+            m = dom[x] & ~seen
+            while m:
+                v = low_index(m)
+                m &= m - 1
+                seen |= 1 << v
+                fromv[v] = x
+                y = valvar[v]
+                if y < 0:
+                    found = v
+                    break
+                queue[tail] = y
+                tail += 1
+        if found < 0:
+            return -1  # Hall's condition fails: more variables than values for them
+        v = found
+        while True:
+            x = fromv[v]
+            old = varval[x]
+            varval[x] = v
+            valvar[v] = x
+            if x == x0:
+                break
+            v = old
+    for i in range(k):
+        hint[pos[i]] = varval[i]
+        radj[i] = 0
+        out[i] = dom[i]
+    for i in range(k):  # i -> j when i may take j's value
+        m = dom[i]
+        row = 0
+        while m:
+            v = low_index(m)
+            m &= m - 1
+            row |= 1 << valvar[v]
+        row &= ~(1 << i)
+        adj[i] = row
+        while row:
+            j = low_index(row)
+            row &= row - 1
+            radj[j] |= 1 << i
+    everyone = (1 << k) - 1
+    left = everyone
+    changed = 0
+    while left:
+        s = low_index(left)
+        comp = reach(s, adj, left) & reach(s, radj, left)
+        left &= ~comp
+        if comp == everyone:
+            break  # one component: every value of every variable has a matching
+        values = 0
+        rest = comp
+        while rest:
+            j = low_index(rest)
+            rest &= rest - 1
+            values |= 1 << varval[j]
+        rest = comp
+        while rest:
+            j = low_index(rest)
+            rest &= rest - 1
+            if dom[j] & ~values:
+                out[j] = dom[j] & values
+                changed += 1
+    return changed
+
+
+@njit(cache=True)
+def match_unit(u, cand, units, cunits, mate, scr, geo):
+    """The filter on one unit: its open cells against its missing digits (every naked and hidden
+    subset); -1 on a contradiction, else the cells changed."""
+    n = geo[G_N]
+    a = geo[G_AD]
+    pos, dom, out, work = scr[a:a + n], scr[a + n:a + 2 * n], scr[a + 2 * n:a + 3 * n], \
+        scr[a + 3 * n:a + 9 * n]
+    k = 0
+    for p in range(n):
+        m = cand[units[u, p]]
+        if m & (m - 1):
+            pos[k] = p
+            dom[k] = m
+            k += 1
+    if k <= 1:
+        return 0
+    changed = gac(dom, pos, k, mate[u], out, work)
+    if changed < 0:
+        scr[S_FAIL] = u
+        return -1
+    if changed:
+        for i in range(k):
+            if out[i] != dom[i] and not strike(cand, units[u, pos[i]], dom[i] & ~out[i], cunits,
+                                               scr, geo):
+                return -1
+    return changed
+
+
+@njit(cache=True)
+def alldiff(cand, units, peers, cunits, mate, scr, geo, regs):
+    """The matching filter on every unit changed since its last run, each followed by the naked
+    singles it made (the filter needs placed digits struck); -1 on a contradiction."""
+    n = geo[G_N]
+    d = geo[G_DIRTY]
+    changed = 0
+    for u in range(3 * n):
+        if scr[d + u]:
+            out = match_unit(u, cand, units, cunits, mate, scr, geo)
+            if out < 0:
+                return -1
+            scr[d + u] = 0
+            if out and not drain(cand, peers, cunits, scr, geo, regs):
+                return -1
+            changed += out
+    return changed
+
+
+@njit(cache=True)
+def build_views(cand, scr, geo):
+    """Per digit: the columns (rc), boxes (rb) of each row and the boxes (cb) of each column that
+    still hold it as a candidate."""
+    n, r, c = geo[G_N], geo[G_R], geo[G_C]
+    nn = n * n
+    v = geo[G_VIEWS]
+    rc, rb, cb = scr[v:v + nn], scr[v + nn:v + 2 * nn], scr[v + 2 * nn:v + 3 * nn]
+    for i in range(3 * nn):
+        scr[v + i] = 0
+    for i in range(n):
+        for j in range(n):
+            m = cand[i * n + j]
+            box = (i // r) * r + j // c
+            while m:
+                d = low_index(m)
+                m &= m - 1
+                rc[d * n + i] |= 1 << j
+                rb[d * n + i] |= 1 << box
+                cb[d * n + j] |= 1 << box
+
+
+@njit(cache=True)
+def strike_segment(cand, i, j0, di, dj, length, bit, cunits, scr, geo):
+    """Strike `bit` from `length` cells starting at (i, j0), stepping (di, dj)."""
+    n = geo[G_N]
+    for t in range(length):
+        cell = (i + t * di) * n + j0 + t * dj
+        if cand[cell] & bit and not strike(cand, cell, bit, cunits, scr, geo):
+            return False
+    return True
+
+
+@njit(cache=True)
+def views(cand, peers, cunits, mate, scr, geo, regs):
+    """The matching filter on each digit's three views: rows against columns (every fish), rows
+    and columns against boxes (every locked set); -1 on a contradiction, else the changes."""
+    n, r, c = geo[G_N], geo[G_R], geo[G_C]
+    nn = n * n
+    a = geo[G_AD]
+    pos, out, work = scr[a:a + n], scr[a + 2 * n:a + 3 * n], scr[a + 3 * n:a + 9 * n]
+    for i in range(n):
+        pos[i] = i
+    build_views(cand, scr, geo)
+    v = geo[G_VIEWS]
+    changed = 0
+    for d in range(n):
+        bit = 1 << d
+        for view in range(3):
+            dom = scr[v + view * nn + d * n:v + view * nn + d * n + n]
+            got = gac(dom, pos, n, mate[3 * n + view * n + d], out, work)
+            if got < 0:
+                scr[S_FAIL] = 3 * n  # no unit to blame
+                return -1
+            if not got:
+                continue
+            changed += got
+            for x in range(n):
+                gone = dom[x] & ~out[x]
+                while gone:
+                    y = low_index(gone)
+                    gone &= gone - 1
+                    if view == 0:  # row x, column y
+                        ok = strike_segment(cand, x, y, 0, 0, 1, bit, cunits, scr, geo)
+                    elif view == 1:  # row x, box y: c cells
+                        ok = strike_segment(cand, x, (y % r) * c, 0, 1, c, bit, cunits, scr, geo)
+                    else:  # column x, box y: r cells
+                        ok = strike_segment(cand, (y // r) * r, x, 1, 0, r, bit, cunits, scr,
+                                            geo)
+                    if not ok:
+                        return -1
+    if changed and not drain(cand, peers, cunits, scr, geo, regs):
+        return -1
+    return changed
+
