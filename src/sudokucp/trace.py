@@ -82,7 +82,7 @@ class Tracer:
             cell = self.levels[depth - 1][0]
             where = {"cell": cell, "at": cell_name(self.shape, cell)}
         self._emit("backtrack", depth, **where)
-        self._undo(depth - 1)
+        self._undo(max(depth - 1, 0))
 
     def solution(self, grid: Sequence[int]) -> None:
         self._emit("solution", len(self.levels), grid=list(grid))
