@@ -20,6 +20,7 @@ BACKENDS: dict[str, str] = {
     "cpsat": "sudokucp.backends.cpsat:CPSat",
     "sat": "sudokucp.backends.sat:PycoSAT",
     "pyconstraint": "sudokucp.backends.pyconstraint:PyConstraint",
+    "csp": "sudokucp.backends.csp:CSP",
     "jit": "sudokucp.backends.jit:Jit",
 }
 
@@ -30,7 +31,6 @@ ALIASES: dict[str, str] = {
     "ortools": "cpsat",
     "cp-sat": "cpsat",
     "pycosat": "sat",
-    "csp": "pyconstraint",
     "python-constraint": "pyconstraint",
     "numba": "jit",
 }
