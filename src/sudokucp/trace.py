@@ -2,9 +2,10 @@
 
 A search walks seed 001's tree: each hypothesis opens a node one level deeper (GoForward), a node
 whose children all failed is abandoned and its digit taken back (GoBack). The backends call
-`place(depth, cell, digit)` for a hypothesis, `settled(depth, vals)` for the digits propagation
-deduced inside a node (the hybrid), `backtrack(depth)` for a failed node; solutions reach the
-tracer through the backend's collector. The tracer writes the events, with their counters:
+`place(depth, cell, digit)` for a hypothesis, or `guess(depth, cell, bit, vals)` with the board of
+the node it is made in (the hybrid: the digits propagation deduced there come first), and
+`backtrack(depth)` for a failed node; solutions reach the tracer through the backend's collector.
+The tracer writes the events, with their counters:
 
 - place: a digit put in a cell; `guess` is true for a hypothesis (a new node of the tree), false
   for a digit propagation deduced in the current node (hybrid only); depth = hypotheses on the
@@ -68,14 +69,23 @@ class Tracer:
         self._emit("place", depth, cell=cell, at=cell_name(self.shape, cell), digit=digit,
                    guess=guess)
 
+    def guess(self, depth: int, cell: int, bit: int, vals: Sequence[int]) -> None:
+        """A hypothesis (cell, digit bit) at `depth`, in the node whose digits are `vals`: the
+        node's own deductions are written first (the hybrid's board)."""
+        self._undo(depth - 1)
+        self.settled(depth - 1, vals)
+        self.place(depth, cell, bit.bit_length())
+
     def settled(self, depth: int, vals: Sequence[int]) -> None:
         """The digits of `vals` not yet on the grid, deduced in the node at `depth`."""
         for cell, digit in enumerate(vals):
             if digit and not self.grid[cell]:
                 self.place(depth, cell, digit, guess=False)
 
-    def backtrack(self, depth: int) -> None:
-        """The node at `depth` failed: counted, then its digits removed (GoBack)."""
+    def backtrack(self, depth: int | None = None) -> None:
+        """The node at `depth` (None: the deepest open one) failed: counted, then its digits
+        removed (GoBack)."""
+        depth = len(self.levels) if depth is None else depth
         self.backtracks += 1
         where = {}
         if 0 < depth <= len(self.levels):  # the cell of the node's hypothesis
@@ -85,6 +95,8 @@ class Tracer:
         self._undo(max(depth - 1, 0))
 
     def solution(self, grid: Sequence[int]) -> None:
+        """Every cell filled: the digits deduced last, then the grid."""
+        self.settled(len(self.levels), grid)
         self._emit("solution", len(self.levels), grid=list(grid))
 
     def _undo(self, keep: int) -> None:

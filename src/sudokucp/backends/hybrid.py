@@ -87,6 +87,7 @@ class Hybrid(Backend):
     name = "hybrid"
     description = "logic to a fixpoint, then MRV search with singles (or more) at every node"
     defaults = {"techniques": "locked", "node_techniques": "singles"}
+    tracer = None  # a sudokucp.trace.Tracer while a search is traced
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
@@ -122,13 +123,15 @@ class Hybrid(Backend):
              tally: list[int], counts: dict[str, int], stats: dict[str, float]) -> bool:
         """Depth-first over copies of the board, on an explicit stack; True when the tree was
         exhausted. Adds guesses and backtracks (and timed_out) to `stats`."""
-        extra = self.node_steps
+        extra, trace = self.node_steps, self.tracer
         guesses = backtracks = 0
         stack = [(root, branches(root))]
         try:
             while stack:
                 b, alternatives = stack[-1]
                 todo = [alternatives.pop()]
+                if trace is not None:
+                    trace.guess(len(stack), *todo[0], b.vals)
                 if alternatives:
                     b = b.copy()
                 else:
@@ -140,6 +143,8 @@ class Hybrid(Backend):
                 if not (propagate(b, todo, extra, tally, counts) if extra
                         else settle(b, todo, tally)):
                     backtracks += 1
+                    if trace is not None:
+                        trace.backtrack()
                 elif not b.open:
                     solutions.append(tuple(b.vals))
                     if len(solutions) == limit:
