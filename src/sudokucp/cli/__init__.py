@@ -16,6 +16,7 @@ from sudokucp.cli.common import (
     HelpFormatter,
     fail,
 )
+from sudokucp.cli.datasets import add_datasets
 from sudokucp.cli.generate import add_generate
 from sudokucp.cli.rate import add_rate
 from sudokucp.cli.solve import add_backends, add_check, add_solve
@@ -47,7 +48,8 @@ def version() -> str:
         return "(not installed)"
 
 
-COMMANDS = [add_solve, add_check, add_backends, add_bench, add_generate, add_rate, add_trace]
+COMMANDS = [add_solve, add_check, add_backends, add_bench, add_generate, add_rate, add_datasets,
+            add_trace]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,6 +17,7 @@ from sudokucp.cli.common import (
     fail,
     plural,
     positive_arg,
+    puzzle_source,
     size_arg,
 )
 from sudokucp.executors import EXECUTORS
@@ -38,7 +39,9 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backends", nargs="+", required=True, metavar="SPEC",
                    help="backend specs, comma- or space-separated, with options "
                         "(mrv:order=static, cpsat:workers=2), or 'all'")
-    p.add_argument("--puzzles", nargs="+", required=True, metavar="FILE", help="puzzle files")
+    p.add_argument("--puzzles", nargs="+", required=True, metavar="FILE",
+                   help="puzzle files, or names of data sets (`sudoku-cp datasets`), fetched "
+                        "on first use")
     p.add_argument("--limit", type=int, choices=(0, 1, 2), default=1,
                    help="solutions to look for: 1 (default), 2 (uniqueness) or 0 (all)")
     p.add_argument("--timeout", type=positive_arg, default=10.0, metavar="S",
@@ -153,7 +156,8 @@ def run_bench(args: argparse.Namespace) -> int:
     cluster = _cluster_options(args)
     specs = [s for item in args.backends for s in item.split(",") if s.strip()]
     command = shlex.join(["sudoku-cp", *args.argv]) if getattr(args, "argv", None) else None
-    config = BenchConfig(specs, args.puzzles, Path(args.out), args.limit, args.timeout,
+    puzzles = [puzzle_source(p) for p in args.puzzles]
+    config = BenchConfig(specs, puzzles, Path(args.out), args.limit, args.timeout,
                          args.jobs, args.resume, args.seed, args.memory or None,
                          args.max_puzzles, args.executor, args.retry, command, cluster)
     progress: list[Progress] = []

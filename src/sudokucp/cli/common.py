@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Iterator
 from itertools import chain
+from pathlib import Path
 
 from sudokucp.backends import (
     BackendUnavailable,
@@ -97,10 +98,32 @@ def source_label(source: str) -> str:
     return "stdin" if source == "-" else source
 
 
+def puzzle_source(text: str) -> str:
+    """A FILE argument as a path: a data set's name (`sudoku-cp datasets`) becomes its converted
+    file, fetched on first use with a progress bar; a set that cannot be had is a usage error."""
+    from sudokucp import datasets
+
+    if text == "-" or Path(text).exists():
+        return text
+    if text not in datasets.BY_NAME:
+        if text.isidentifier():
+            raise CommandError(f"{text}: no such file, nor a data set of that name "
+                               f"(`sudoku-cp datasets` lists them)")
+        return text
+    try:
+        if datasets.cached(text) is None and datasets.get(text).pinned:
+            fail(f"fetching data set {text} from {datasets.source_url(datasets.get(text))}")
+        return datasets.source(text, progress=True)
+    except datasets.DatasetError as err:
+        raise CommandError(str(err)) from None
+
+
 def read_entries(source: str, shape: Shape | None) -> Iterator[Entry]:
-    """Puzzle entries of a file as they are read; no file, or no entry in it, is a usage error."""
+    """Puzzle entries of a file (or a data set's name) as they are read; no file, or no entry in
+    it, is a usage error."""
     found = False
     stdin_hint(source)
+    source = puzzle_source(source)
     for entry in iter_entries(source, shape=shape):
         found = True
         yield entry

@@ -1,0 +1,99 @@
+"""The datasets command: list the named collections, fetch one, or install a copy made by hand."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from sudokucp.cli.common import EXIT_OK, CommandError, plural
+
+
+def add_datasets(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("datasets", help="named public puzzle sets: list, fetch, add by hand",
+                       description="List the named puzzle collections (size, shape, licence, "
+                                   "source, whether cached). A name works wherever a puzzle "
+                                   "FILE is read (bench --puzzles top95, solve top95, rate "
+                                   "top95) and is fetched on first use. Downloads are checked "
+                                   "against a pinned SHA-256 and converted to one puzzle per "
+                                   "line, named SET#K after their place upstream. The cache is "
+                                   "the user's cache folder, or $SUDOKUCP_CACHE.")
+    actions = p.add_subparsers(dest="action", metavar="ACTION")
+    fetch = actions.add_parser("fetch", help="download, check and convert sets",
+                               description="Download each set from its pinned URL (needs the "
+                                           "[datasets] extra), check its SHA-256, convert it and "
+                                           "print the converted file's path.")
+    fetch.add_argument("names", nargs="+", metavar="NAME")
+    add = actions.add_parser("add", help="install a set's upstream file obtained by hand",
+                             description="Check FILE against the set's pinned SHA-256 and "
+                                         "size, keep it in the cache and convert it (for a "
+                                         "machine without a network).")
+    add.add_argument("name", metavar="NAME")
+    add.add_argument("file", metavar="FILE")
+    p.set_defaults(handler=run_datasets)
+
+
+def run_datasets(args: argparse.Namespace) -> int:
+    from sudokucp import datasets
+
+    try:
+        if args.action == "fetch":
+            for name in args.names:
+                print(fetch_one(name))
+        elif args.action == "add":
+            path, digest = datasets.add(args.name, args.file)
+            pinned = "matches the pin" if datasets.get(args.name).pinned else "(not pinned)"
+            print(f"{args.file}: SHA-256 {digest} {pinned}; converted to {path}")
+        else:
+            print(listing())
+    except datasets.DatasetError as err:
+        raise CommandError(str(err)) from None
+    return EXIT_OK
+
+
+def fetch_one(name: str) -> str:
+    """The converted file of a set, saying on standard error when it is downloaded."""
+    from sudokucp import datasets
+
+    if datasets.cached(name) is None and datasets.get(name).pinned:
+        print(f"sudoku-cp: fetching {name} from {datasets.source_url(datasets.get(name))}",
+              file=sys.stderr)
+    return str(datasets.fetch(name, progress=True))
+
+
+def listing() -> str:
+    """The catalogue as an aligned table, then where the cache is."""
+    from sudokucp import datasets
+
+    rows = [("name", "puzzles", "shape", "licence", "cached", "source")]
+    for data in datasets.CATALOG:
+        count = f"{data.puzzles:,}" if data.puzzles is not None else "?"
+        cached = "yes" if _is_cached(data.name) else ("no" if data.pinned else "by hand")
+        rows.append((data.name, count, data.shape, data.licence, cached,
+                     f"{data.repo}: {data.path}"))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    lines = ["  ".join(cell.rjust(w) if i == 1 else cell.ljust(w)
+                       for i, (cell, w) in enumerate(zip(row, widths))) + "  " + row[5]
+             for row in rows]
+    pinned = sum(d.pinned for d in datasets.CATALOG)
+    lines.append(f"\n{plural(pinned, 'set')} pinned to a commit and a SHA-256 (`sudoku-cp "
+                 f"datasets fetch NAME`); 'by hand': `sudoku-cp datasets add NAME FILE`")
+    lines.append(f"cache: {_cache()}")
+    return "\n".join(lines)
+
+
+def _is_cached(name: str) -> bool:
+    from sudokucp import datasets
+
+    try:
+        return datasets.cached(name) is not None
+    except datasets.DatasetError:  # no cache folder can be named here
+        return False
+
+
+def _cache() -> str:
+    from sudokucp import datasets
+
+    try:
+        return str(datasets.cache_dir())
+    except datasets.DatasetError as err:
+        return str(err)

@@ -1,0 +1,227 @@
+"""The propagation ladder: the same grids solved with more and more inference, rung by rung.
+
+Rungs: no propagation (textbook backtracking), forward checking, + MRV (the csp backend), + hidden
+singles, + locked candidates, + subsets (the hybrid with those techniques at the root and at every
+node), full alldifferent (CP-SAT). Every run goes through the local executor's killable workers with
+a time limit, so a rung that cannot finish times out instead of hanging; every answer is checked.
+
+Glossary: a Run is one (rung, puzzle) outcome; nodes = nodes of the search tree (csp: values
+assigned; hybrid: alternatives tried, its propagation placing the rest; cpsat: branches);
+guesses = alternatives tried where two or more were open (cpsat: branches).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sudokucp.check import is_solution
+from sudokucp.executors import ResourceLimits, Task, make_executor
+from sudokucp.files import atomic_write, write_text
+from sudokucp.puzzle import Puzzle
+from sudokucp.result import Status
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One step of the ladder: a short key, what it adds, the backend spec that runs it."""
+
+    key: str
+    adds: str
+    spec: str
+
+
+RUNGS: tuple[Rung, ...] = (
+    Rung("none", "no propagation (naive backtracking)", "csp:propagation=none:order=static"),
+    Rung("fc", "forward checking", "csp:propagation=fc:order=static"),
+    Rung("fc+mrv", "+ MRV", "csp:propagation=fc:order=mrv"),
+    Rung("singles", "+ hidden singles", "hybrid:techniques=singles:node_techniques=singles"),
+    Rung("locked", "+ locked candidates", "hybrid:techniques=locked:node_techniques=locked"),
+    Rung("subsets", "+ subsets", "hybrid:techniques=subsets:node_techniques=subsets"),
+    Rung("alldiff", "full alldifferent (CP-SAT)", "cpsat"),
+)
+RUNG_KEYS = tuple(r.key for r in RUNGS)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One rung on one puzzle: solved (a verified solution), seconds of search, nodes, guesses
+    (None when the worker was killed before it could say)."""
+
+    rung: str
+    grid_set: str
+    size: str
+    puzzle: str
+    status: str
+    solved: bool
+    seconds: float
+    nodes: float | None
+    guesses: float | None
+
+
+def pick_rungs(keys: str | None) -> list[Rung]:
+    """The rungs named in a comma list (all when None), in ladder order."""
+    if not keys:
+        return list(RUNGS)
+    wanted = [k.strip() for k in keys.split(",") if k.strip()]
+    unknown = [k for k in wanted if k not in RUNG_KEYS]
+    if unknown or not wanted:
+        raise ValueError(f"unknown rung {', '.join(unknown) or keys!r}; rungs: "
+                         f"{', '.join(RUNG_KEYS)}")
+    return [r for r in RUNGS if r.key in wanted]
+
+
+def tree_size(stats: dict[str, float]) -> tuple[float | None, float | None]:
+    """(nodes, guesses) of a backend's stats, as the ladder compares them."""
+    if "nodes" in stats:
+        return stats["nodes"], stats.get("guesses")
+    if "branches" in stats:
+        return stats["branches"], stats["branches"]
+    guesses = stats.get("guesses")
+    return guesses, guesses
+
+
+def climb(sets: Sequence[tuple[str, Sequence[Puzzle]]], rungs: Sequence[Rung], timeout: float,
+          jobs: int = 1, done: Callable[[Run], None] | None = None) -> list[Run]:
+    """Every rung on every puzzle of every (name, puzzles) set, `timeout` seconds per run."""
+    tasks, where = [], {}
+    for name, puzzles in sets:
+        for i, puzzle in enumerate(puzzles):
+            for rung in rungs:
+                key = f"{rung.key}|{name}|{i}"
+                where[key] = (rung, name, puzzle)
+                tasks.append(Task(key, rung.spec, puzzle, limits=ResourceLimits(timeout), keep=1))
+    found: dict[str, Run] = {}
+    with make_executor("local", jobs=jobs) as executor:
+        for task in tasks:
+            executor.submit(task)
+        for outcome in executor.results():
+            rung, name, puzzle = where[outcome.task.key]
+            found[outcome.task.key] = run = to_run(rung, name, puzzle, outcome.result, timeout)
+            if done is not None:
+                done(run)
+    return [found[key] for key in where if key in found]
+
+
+def to_run(rung: Rung, name: str, puzzle: Puzzle, result: Any, timeout: float) -> Run:
+    """The Run of one outcome; a run past the limit counts the limit as its time."""
+    solved = result.status is Status.SOLVED and bool(result.solutions) and all(
+        is_solution(puzzle, s) for s in result.solutions)
+    nodes, guesses = tree_size(dict(result.stats))
+    seconds = result.seconds if solved else max(result.seconds, timeout)
+    return Run(rung.key, name, str(puzzle.shape), puzzle.name, result.status.value, solved,
+               seconds, nodes, guesses)
+
+
+# --- the table -----------------------------------------------------------------------------------
+
+def median_of(values: Iterable[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return statistics.median(known) if known else None
+
+
+def p90(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(0.9 * len(ordered)) - 1)]
+
+
+def table(runs: Sequence[Run], rungs: Sequence[Rung]) -> list[dict[str, Any]]:
+    """One row per grid set and rung: grids, solved, time-outs, medians of nodes, guesses and
+    milliseconds, p90 ms. A run stopped by the limit counts with the work done by then, so a
+    median over a set with time-outs is a lower bound (`lower` is True)."""
+    rows = []
+    sets = list(dict.fromkeys((r.grid_set, r.size) for r in runs))
+    for name, size in sets:
+        for rung in rungs:
+            mine = [r for r in runs if r.grid_set == name and r.rung == rung.key]
+            if not mine:
+                continue
+            times = [r.seconds * 1000 for r in mine]
+            rows.append({"set": name, "size": size, "rung": rung.key, "adds": rung.adds,
+                         "spec": rung.spec, "grids": len(mine),
+                         "solved": sum(r.solved for r in mine),
+                         "timeouts": sum(not r.solved for r in mine),
+                         "median_nodes": median_of(r.nodes for r in mine),
+                         "median_guesses": median_of(r.guesses for r in mine),
+                         "median_ms": statistics.median(times), "p90_ms": p90(times),
+                         "lower": any(not r.solved for r in mine)})
+    return rows
+
+
+def _number(value: float | None, lower: bool, digits: int = 0) -> str:
+    if value is None:
+        return "n/a"
+    text = f"{value:,.{digits}f}"
+    return f"≥ {text}" if lower else text
+
+
+def markdown(rows: Sequence[dict[str, Any]], timeout: float) -> str:
+    """The table as markdown: lower bounds marked ≥ (runs stopped at the time limit)."""
+    lines = ["| grids | size | rung | adds | solved | time-outs | median nodes | median guesses "
+             "| median ms | p90 ms |", "|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        low = r["lower"]
+        lines.append(f"| {r['set']} | {r['size']} | `{r['rung']}` | {r['adds']} | "
+                     f"{r['solved']} / {r['grids']} | {r['timeouts']} | "
+                     f"{_number(r['median_nodes'], low)} | {_number(r['median_guesses'], low)} | "
+                     f"{_number(r['median_ms'], low, 2)} | {_number(r['p90_ms'], low, 2)} |")
+    lines.append(f"\nTime limit {timeout:g} s per run; a run stopped by it counts with its time "
+                 "and the nodes it had made by then, so a median marked ≥ is a lower bound.")
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(records: Sequence[dict[str, Any]]) -> str:
+    """Records (dicts with the same keys) as CSV text."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(records[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(records)
+    return out.getvalue()
+
+
+def plot(rows: Sequence[dict[str, Any]], rungs: Sequence[Rung], path: Path) -> None:
+    """Median nodes and median milliseconds per rung (log scales), one line per grid set."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    keys = [r.key for r in rungs]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    for (name, size) in dict.fromkeys((r["set"], r["size"]) for r in rows):
+        mine = {r["rung"]: r for r in rows if r["set"] == name}
+        xs = [i for i, k in enumerate(keys) if k in mine]
+        for ax, column in zip(axes, ("median_nodes", "median_ms")):
+            ys = [max(mine[keys[i]][column] or 0, 0.5 if column == "median_nodes" else 1e-3)
+                  for i in xs]
+            ax.plot(xs, ys, marker="o", label=f"{name} ({size})")
+    for ax, title in zip(axes, ("median search-tree nodes", "median milliseconds")):
+        ax.set_xticks(range(len(keys)), keys, rotation=30)
+        ax.set_yscale("log")
+        ax.set_title(title + " (a time-out counts with its work so far)")
+        ax.grid(True, which="major", alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    atomic_write(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
+    plt.close(fig)
+
+
+def write(runs: Sequence[Run], rungs: Sequence[Rung], timeout: float, out: Path,
+          header: str = "") -> list[dict[str, Any]]:
+    """ladder.csv (the table), ladder_runs.csv (every run), ladder.md and ladder.png in `out`."""
+    out.mkdir(parents=True, exist_ok=True)
+    rows = table(runs, rungs)
+    write_text(out / "ladder.csv", to_csv(rows))
+    write_text(out / "ladder_runs.csv", to_csv([vars(r) for r in runs]))
+    plot(rows, rungs, out / "ladder.png")
+    rung_lines = "\n".join(f"- `{r.key}`: {r.adds} — `{r.spec}`" for r in rungs)
+    write_text(out / "ladder.md", f"# The propagation ladder\n\n{header}{rung_lines}\n\n"
+               f"{markdown(rows, timeout)}\n![nodes and time per rung](ladder.png)\n")
+    return rows
