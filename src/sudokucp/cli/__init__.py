@@ -18,6 +18,7 @@ from sudokucp.cli.common import (
 )
 from sudokucp.cli.datasets import add_datasets
 from sudokucp.cli.generate import add_generate
+from sudokucp.cli.ladder import add_ladder
 from sudokucp.cli.rate import add_rate
 from sudokucp.cli.solve import add_backends, add_check, add_solve
 from sudokucp.cli.trace import add_trace
@@ -49,7 +50,7 @@ def version() -> str:
 
 
 COMMANDS = [add_solve, add_check, add_backends, add_bench, add_generate, add_rate, add_datasets,
-            add_trace]
+            add_trace, add_ladder]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
