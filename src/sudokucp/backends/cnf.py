@@ -3,7 +3,8 @@
 Glossary: n = side, var(cell, d) = cell * n + d (1..n^3).
 Encodings (Lynce & Ouaknine): `minimal` = each cell has at least one digit, each digit at most once
 per unit (exactly one per cell follows by counting); `extended` adds at most one digit per cell and
-each digit at least once per unit. Not a backend: `sat` (PicoSAT) and `pysat` both read it.
+each digit at least once per unit. `simplify` applies a grid's givens (satisfied clauses dropped,
+false literals removed, free variables renumbered 1..F). Not a backend: `sat` and `pysat` read it.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from itertools import combinations
 
 import numpy as np
 
-from sudokucp.puzzle import Shape, geometry
+from sudokucp.puzzle import Grid, Shape, geometry
 
 ENCODINGS = ("minimal", "extended")
+Clauses = list[list[int]]
 
 
 @dataclass(frozen=True)
@@ -67,3 +69,66 @@ def kill_table(shape: Shape, var: np.ndarray) -> np.ndarray:
     same_digit = var[np.array(geometry(shape).peers)].transpose(0, 2, 1)  # (cells, n, peers)
     kills = np.concatenate([same_cell, same_digit], axis=-1).reshape(n ** 3, -1)
     return np.vstack([np.zeros((1, kills.shape[1]), dtype=kills.dtype), kills])
+
+
+@dataclass
+class Simplified:
+    """The clauses left by the givens, over the free variables renumbered 1..F."""
+
+    clauses: Clauses
+    free: np.ndarray  # free[k - 1] = original variable of new variable k
+
+
+def simplify(enc: Encoding, cells: Grid) -> Simplified | None:
+    """Apply the givens: drop satisfied clauses, remove false literals, renumber what is left.
+
+    None when the givens alone contradict the rules (nothing to ask the solver)."""
+    n = enc.n
+    given = np.array(cells)
+    where = np.flatnonzero(given)
+    true = where * n + given[where]
+    state = np.zeros(enc.variables + 1, dtype=np.int8)
+    state[enc.kills[true].ravel()] = -1
+    if (state[true] == -1).any():
+        return None
+    state[0] = -1
+    state[true] = 1
+    free = np.flatnonzero(state == 0)
+    renumber = np.zeros(enc.variables + 1, dtype=np.int64)
+    renumber[free] = np.arange(1, len(free) + 1)
+    open_ = state == 0
+    pairs = enc.binaries[open_[enc.binaries[:, 0]] & open_[enc.binaries[:, 1]]]
+    clauses = (-renumber[pairs]).tolist()
+    longs = shorten(enc.longs, state, renumber)
+    return None if longs is None else Simplified(clauses + longs, free)
+
+
+def shorten(longs: np.ndarray, state: np.ndarray, renumber: np.ndarray) -> Clauses | None:
+    """The unsatisfied positive clauses without their false literals; None when one empties."""
+    values = state[longs]
+    keep = ~(values == 1).any(axis=1)
+    rows, open_ = longs[keep], values[keep] == 0
+    lengths = open_.sum(axis=1)
+    if (lengths == 0).any():
+        return None
+    flat = renumber[rows[open_]].tolist()
+    clauses, start = [], 0
+    for length in lengths.tolist():
+        clauses.append(flat[start:start + length])
+        start += length
+    return clauses
+
+
+def decode(model: list[int], simple: Simplified, cells: Grid, n: int) -> Grid:
+    """The grid of a model over the free variables: the givens, and in each open cell the digit
+    whose variable is true."""
+    values = np.array(model, dtype=np.int64)
+    chosen = simple.free[values[values > 0] - 1] - 1
+    grid = np.array(cells)
+    grid[chosen // n] = chosen % n + 1
+    return tuple(grid.tolist())
+
+
+def block(model: list[int]) -> list[int]:
+    """A clause ruling out the model: not all of its true variables again."""
+    return [-v for v in model if v > 0]

@@ -12,79 +12,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
-from sudokucp.backends.cnf import ENCODINGS, Encoding, encode
+from sudokucp.backends.cnf import ENCODINGS, Clauses, Simplified, block, decode, encode, simplify
 from sudokucp.puzzle import Grid, Puzzle
 
 FIRST_CHUNK = 200_000  # propagations of the first chunk when a deadline is set
-Clauses = list[list[int]]
-
-
-@dataclass
-class Simplified:
-    """The clauses left by the givens, over the free variables renumbered 1..F."""
-
-    clauses: Clauses
-    free: np.ndarray  # free[k - 1] = original variable of new variable k
-
-
-def simplify(enc: Encoding, cells: Grid) -> Simplified | None:
-    """Apply the givens: drop satisfied clauses, remove false literals, renumber what is left.
-
-    None when the givens alone contradict the rules (nothing to ask the solver)."""
-    n = enc.n
-    given = np.array(cells)
-    where = np.flatnonzero(given)
-    true = where * n + given[where]
-    state = np.zeros(enc.variables + 1, dtype=np.int8)
-    state[enc.kills[true].ravel()] = -1
-    if (state[true] == -1).any():
-        return None
-    state[0] = -1
-    state[true] = 1
-    free = np.flatnonzero(state == 0)
-    renumber = np.zeros(enc.variables + 1, dtype=np.int64)
-    renumber[free] = np.arange(1, len(free) + 1)
-    open_ = state == 0
-    pairs = enc.binaries[open_[enc.binaries[:, 0]] & open_[enc.binaries[:, 1]]]
-    clauses = (-renumber[pairs]).tolist()
-    longs = shorten(enc.longs, state, renumber)
-    return None if longs is None else Simplified(clauses + longs, free)
-
-
-def shorten(longs: np.ndarray, state: np.ndarray, renumber: np.ndarray) -> Clauses | None:
-    """The unsatisfied positive clauses without their false literals; None when one empties."""
-    values = state[longs]
-    keep = ~(values == 1).any(axis=1)
-    rows, open_ = longs[keep], values[keep] == 0
-    lengths = open_.sum(axis=1)
-    if (lengths == 0).any():
-        return None
-    flat = renumber[rows[open_]].tolist()
-    clauses, start = [], 0
-    for length in lengths.tolist():
-        clauses.append(flat[start:start + length])
-        start += length
-    return clauses
-
-
-def decode(model: list[int], simple: Simplified, cells: Grid, n: int) -> Grid:
-    """The grid of a PicoSAT model: givens plus the digit whose variable is true in each cell."""
-    values = np.array(model, dtype=np.int64)
-    chosen = simple.free[values[values > 0] - 1] - 1
-    grid = np.array(cells)
-    grid[chosen // n] = chosen % n + 1
-    return tuple(grid.tolist())
-
-
-def block(model: list[int]) -> list[int]:
-    """A clause ruling out the model: not all of its true variables again."""
-    return [-v for v in model if v > 0]
 
 
 class Chunks:
