@@ -22,6 +22,9 @@ BACKENDS: dict[str, str] = {
     "pyconstraint": "sudokucp.backends.pyconstraint:PyConstraint",
     "csp": "sudokucp.backends.csp:CSP",
     "jit": "sudokucp.backends.jit:Jit",
+    "pysat": "sudokucp.backends.pysat:PySAT",
+    "minizinc": "sudokucp.backends.minizinc:MiniZinc",
+    "dlx": "sudokucp.backends.dlx:DancingLinks",
 }
 
 ALIASES: dict[str, str] = {
@@ -33,6 +36,11 @@ ALIASES: dict[str, str] = {
     "pycosat": "sat",
     "python-constraint": "pyconstraint",
     "numba": "jit",
+    "python-sat": "pysat",
+    "mzn": "minizinc",
+    "gecode": "minizinc",
+    "dancing-links": "dlx",
+    "algorithm-x": "dlx",
 }
 
 
@@ -91,9 +99,15 @@ def get_backend(name: str, **options: Any) -> Backend:
     """An instance of a backend, checked to be installed: get_backend('mrv', order='static')."""
     cls = backend_class(name)
     if not cls.available():
-        raise BackendUnavailable(f"backend {cls.name!r} needs the package {cls.distribution()}: "
-                                 f"pip install 'sudoku-cp[{cls.extra}]'")
+        raise BackendUnavailable(f"backend {cls.name!r}: {unavailable_reason(cls)}")
     return cls(**options)
+
+
+def unavailable_reason(cls: type[Backend]) -> str:
+    """Why a backend is not available: its own reason (a missing program) or the package."""
+    own = getattr(cls, "unavailable_reason", None)
+    reason = own() if own else None
+    return reason or f"needs the package {cls.distribution()}: pip install 'sudoku-cp[{cls.extra}]'"
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
