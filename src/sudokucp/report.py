@@ -1,4 +1,5 @@
-"""Tables and pictures from result rows: results.csv, summary.csv, cactus.png, summary.md.
+"""Tables and pictures from result rows: results.csv, summary.csv, scores.csv, instances.csv,
+cactus.png, scatter/*.png, summary.md and report.html.
 
 Every file is written under a temporary name and renamed (sudokucp.files), so a reader never sees
 half of one.
@@ -6,7 +7,6 @@ half of one.
 
 from __future__ import annotations
 
-import math
 import os
 import platform
 import time
@@ -17,7 +17,13 @@ from typing import Any
 import pandas as pd
 
 from sudokucp.files import atomic_write, write_text
+from sudokucp.html_report import Page, render
+from sudokucp.plots import cactus, cactus_figure, scatters, shape_of
 from sudokucp.result import ANSWERED, Row, Status
+from sudokucp.scores import FLOOR_MS, PENALTY, SPREAD, instances_frame, scores_frame
+
+__all__ = ["cactus_figure", "machine", "markdown", "results_frame", "settings_lines",
+           "shape_of", "summary_frame", "write_reports"]
 
 COUNTED = {"solved": Status.SOLVED, "unsat": Status.UNSAT, "timeouts": Status.TIMEOUT,
            "unknown": Status.UNKNOWN, "errors": Status.ERROR, "crashes": Status.CRASH,
@@ -63,67 +69,57 @@ def summary_frame(results: pd.DataFrame) -> pd.DataFrame:
     return frame.astype({c: "Int64" for c in counts})
 
 
-def shape_of(grid: str) -> str:
-    """'9x9' for the one-line form of a 9x9 grid."""
-    side = math.isqrt(len(grid))
-    return f"{side}x{side}"
-
-
-def cactus_figure(results: pd.DataFrame, timeout: float | None = None) -> Any:
-    """Puzzles solved (x) against the milliseconds each needed (y, log), one line per backend and
-    grid shape, the time limit as a labelled line; the legend sits below the axes."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
-    from matplotlib.ticker import MaxNLocator
-
-    fig, ax = plt.subplots(figsize=(8, 5.5))
-    solved = results[results["status"] == Status.SOLVED.value]
-    shapes = solved["grid"].map(shape_of) if not solved.empty else solved["grid"]
-    for (backend, shape), group in solved.groupby([solved["backend"], shapes], sort=True):
-        ms = (group["seconds"].astype(float) * 1000).clip(lower=1e-3).sort_values().to_numpy()
-        ax.plot(range(1, len(ms) + 1), ms, marker=".", markersize=3, label=f"{backend}, {shape}")
-    if timeout:
-        ax.axhline(timeout * 1000, color="black", linestyle="--", linewidth=1,
-                   label=f"time limit ({timeout:g} s)")
-        ax.annotate(f"time limit {timeout:g} s", (1, timeout * 1000), xycoords=("axes fraction",
-                    "data"), xytext=(-4, 3), textcoords="offset points", ha="right",
-                    fontsize="small")
-    ax.set_yscale("log")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("puzzles solved (count)")
-    ax.set_ylabel("search time per puzzle, sorted (ms, log scale)")
-    ax.set_title("Puzzles solved against search time")
-    ax.grid(True, which="both", alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3,
-                  frameon=False)
-    return fig
-
-
-def cactus(results: pd.DataFrame, path: Path, timeout: float | None = None) -> None:
-    """The cactus plot as a PNG at `path`."""
-    from matplotlib import pyplot as plt
-
-    fig = cactus_figure(results, timeout)
-    atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png", bbox_inches="tight"))
-    plt.close(fig)
+NOTES = {  # what each table holds, in summary.md and report.html alike
+    "scores": "Solved: SOLVED or UNSAT, verified and not contradicted. Unsolved: every other "
+              "status (timeout, unknown, error, wrong, crash, memout), counted per status. "
+              f"`par2_s`: PAR-2, the mean seconds per puzzle where an unsolved run counts "
+              f"{PENALTY} x its time limit. `fastest`: puzzles on which the backend was the "
+              "quickest to solve; `only`: puzzles no other backend solved. The virtual best "
+              "solver takes, puzzle by puzzle, the quickest backend's time.",
+    "instances": f"Puzzles on which the backends' statuses differ, or their solve times differ "
+                 f"by more than {SPREAD:g}x (`ratio`: slowest over quickest solve, times under "
+                 f"{FLOOR_MS:g} ms counted as {FLOOR_MS:g} ms). Per backend: the milliseconds of "
+                 "a solved run, or the status of an unsolved one.",
+    "summary": "Times (`*_ms`) are milliseconds of search per run, over the runs that ended "
+               "SOLVED or UNSAT; `median_nodes` / `median_guesses` are counts from the "
+               "backends' own stats, rounded to whole numbers; the other columns count runs.",
+    "scatter": "Each point is one puzzle: the first backend's time (x) against the second's (y), "
+               "in milliseconds on log scales. Unsolved runs sit on the border, at twice the "
+               "time limit (their PAR-2 time); the dashed lines mark the limit, the solid line "
+               "equal times, the dotted lines 10x either way.",
+}
+SHOWN_INSTANCES = 20  # rows of the instance table in summary.md (all of them in the CSV, HTML)
 
 
 def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapping[str, Any],
-             problems: Sequence[str] = ()) -> str:
-    """A short summary: settings, the table, disagreements, the plot."""
-    parts = ["# Comparison", "", *settings_lines(settings), "", markdown_table(summary), "",
-             "Times (`*_ms`) are milliseconds of search per run, over the runs that ended SOLVED "
-             "or UNSAT; `median_nodes` / `median_guesses` are counts from the backends' own "
-             "stats, rounded to whole numbers; the other columns count runs.", "",
-             "![cactus plot](cactus.png)", "", "## Disagreements", ""]
+             problems: Sequence[str] = (), *, scores: pd.DataFrame | None = None,
+             instances: pd.DataFrame | None = None, scatters: Sequence[str] = ()) -> str:
+    """A short summary: settings, scores, the table, the plots, where the backends part ways,
+    disagreements."""
+    parts = ["# Comparison", "", *settings_lines(settings), ""]
+    if scores is not None:
+        parts += ["## Scores", "", markdown_table(scores), "", NOTES["scores"], "",
+                  "## Summary per backend and data set", ""]
+    parts += [markdown_table(summary), "", NOTES["summary"], "", "![cactus plot](cactus.png)", ""]
+    if scatters:
+        parts += [NOTES["scatter"], "", *(f"- [{name}](scatter/{name})" for name in scatters), ""]
+    if instances is not None:
+        parts += _instances_part(instances)
+    parts += ["## Disagreements", ""]
     parts += [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements] or [
         "None: every claimed solution passed the checker and the backends agree."]
     if problems:
         parts += ["", "## Skipped input", "", *(f"- {p}" for p in problems)]
     return "\n".join(parts) + "\n"
+
+
+def _instances_part(instances: pd.DataFrame) -> list[str]:
+    shown = instances.sort_values("ratio", ascending=False, kind="stable").head(SHOWN_INSTANCES)
+    more = (f"; the {len(shown)} with the largest ratios below, every one in `instances.csv` "
+            f"and `report.html`" if len(instances) > len(shown) else "")
+    return ["## Where the backends part ways", "", NOTES["instances"], "",
+            f"{len(instances)} puzzles{more}.", "", markdown_table(shown.drop(columns="hash")),
+            ""]
 
 
 SETTING_LINES: dict[str, Callable[[Any], str]] = {  # key of the settings: its line, units named
@@ -144,6 +140,10 @@ SETTING_LINES: dict[str, Callable[[Any], str]] = {  # key of the settings: its l
     "retry": lambda v: f"retried: the runs that had ended {', '.join(v)}",
     "puzzles": lambda v: "puzzles: " + ", ".join(f"`{p}`" for p in v),
     "max_puzzles": lambda v: f"at most {v} puzzles per file",
+    "rebuilt": lambda v: f"tables rebuilt from results.jsonl alone: `{v}` (the log holds "
+                         f"no date, machine or load of its runs)",
+    "read": lambda v: f"runs in the tables: {v}, read from results.jsonl",
+    "datasets": lambda v: "data sets: " + ", ".join(f"{k} ({n} puzzles)" for k, n in v.items()),
 }
 
 
@@ -195,14 +195,30 @@ def _cell(value: Any) -> str:
 
 def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
                   settings: Mapping[str, Any], problems: Sequence[str] = ()) -> list[Path]:
-    """results.csv, summary.csv, cactus.png and summary.md in `out`; their paths."""
+    """results.csv, summary.csv, scores.csv, instances.csv, cactus.png, a scatter plot per pair
+    of backends in scatter/, summary.md and report.html in `out`; their paths (scatter/ once)."""
     out.mkdir(parents=True, exist_ok=True)
     results = results_frame(rows)
-    summary = summary_frame(results) if not results.empty else pd.DataFrame()
-    paths = [out / name for name in ("results.csv", "summary.csv", "cactus.png", "summary.md")]
-    atomic_write(paths[0], lambda tmp: results.to_csv(tmp, index=False))
-    atomic_write(paths[1], lambda tmp: summary.to_csv(tmp, index=False, float_format="%.6g"))
-    cactus(results, paths[2], settings.get("timeout")) if not results.empty else None
-    text = markdown(summary, disagreements, settings, problems)
-    write_text(paths[3], text)
-    return [p for p in paths if p.exists()]
+    empty = results.empty
+    summary = summary_frame(results) if not empty else pd.DataFrame()
+    scores = scores_frame(results) if not empty else pd.DataFrame()
+    instances = instances_frame(results) if not empty else pd.DataFrame()
+    paths = [out / name for name in ("results.csv", "summary.csv", "scores.csv", "instances.csv",
+                                     "cactus.png", "scatter", "summary.md", "report.html")]
+    for path, frame in zip(paths[:4], (results, summary, scores, instances)):
+        _csv(frame, path)
+    timeout = settings.get("timeout")
+    cactus(results, paths[4], timeout) if not empty else None
+    plots = scatters(results, paths[5], timeout) if not empty else {}
+    names = [path.name for path in plots.values()]
+    write_text(paths[6], markdown(summary, disagreements, settings, problems, scores=scores,
+                                  instances=instances, scatters=names))
+    lines = [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements]
+    page = Page(settings_lines(settings), scores, summary, instances,
+                paths[4] if not empty else None, plots, lines, list(problems), NOTES)
+    write_text(paths[7], render(page))
+    return [p for p in paths if p.exists() and (p.is_file() or plots)]
+
+
+def _csv(frame: pd.DataFrame, path: Path) -> None:
+    atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False, float_format="%.6g"))

@@ -1,0 +1,55 @@
+"""The report command: every table, plot and page of a results folder, rebuilt from its
+results.jsonl alone."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+from sudokucp.cli.common import EXIT_OK, EXIT_USAGE, CommandError, fail, plural
+
+
+def add_report(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("report", help="rebuild a results folder's tables, plots and report.html "
+                                      "from its results.jsonl",
+                       description="Read DIR/results.jsonl (as `bench --out DIR` wrote it), judge "
+                                   "the runs as bench does (the last run of each, answers past "
+                                   "the time limit as time-outs, cross-validation) and write "
+                                   "results.csv, summary.csv, scores.csv (solved, PAR-2, the "
+                                   "virtual best solver), instances.csv, cactus.png, scatter/, "
+                                   "summary.md and report.html. The log is only read. Exit "
+                                   "status 2 when DIR holds no readable log, or some of its "
+                                   "lines could not be read (the others are reported).")
+    p.add_argument("folder", metavar="DIR", help="a folder that `sudoku-cp bench` wrote")
+    p.add_argument("--out", metavar="OUT", help="write the outputs here instead of DIR")
+    p.set_defaults(handler=run_report)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from sudokucp.files import FolderBusy, FolderLock
+    from sudokucp.report import write_reports
+    from sudokucp.results_folder import FolderError, load_folder, settings_of
+
+    try:
+        folder = load_folder(args.folder)
+    except FolderError as err:
+        raise CommandError(str(err)) from None
+    out = Path(args.out or args.folder)
+    command = shlex.join(["sudoku-cp", *getattr(args, "argv", ["report", args.folder])])
+    settings = {"rebuilt": command, **settings_of(folder.rows)}
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with FolderLock(out):
+            files = write_reports(folder.rows, folder.disagreements, out, settings, folder.notes)
+    except FolderBusy as err:
+        raise CommandError(str(err)) from None
+    except OSError as err:
+        raise CommandError(f"cannot write {err.filename or out}: {err.strerror}") from None
+    for note in folder.notes:
+        fail(note)
+    print(f"read {plural(len(folder.rows), 'run')} from {folder.path / 'results.jsonl'}")
+    for d in folder.disagreements:
+        print(f"DISAGREEMENT {d.puzzle} ({d.hash}): {d.message}")
+    print("wrote " + ", ".join(str(p) for p in files))
+    return EXIT_USAGE if folder.notes else EXIT_OK

@@ -1,0 +1,133 @@
+"""report.html: one self-contained page (styles, script and plots inside it, no network) with the
+settings, the scores, the summary, the plots and the per-instance table, its tables sortable and
+filterable by the small script in templates/report.js."""
+
+from __future__ import annotations
+
+import base64
+import html
+import numbers
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from string import Template
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sudokucp.scores import UNSOLVED, VBS
+
+
+@dataclass
+class Page:
+    """What the page shows: tables, settings lines (markdown), plots, the notes below them."""
+
+    settings: list[str]
+    scores: pd.DataFrame
+    summary: pd.DataFrame
+    instances: pd.DataFrame
+    cactus: Path | None = None
+    scatters: Mapping[tuple[str, str], Path] = field(default_factory=dict)
+    disagreements: Sequence[str] = ()
+    problems: Sequence[str] = ()
+    notes: Mapping[str, str] = field(default_factory=dict)  # section: its explanation
+
+
+def _asset(name: str) -> str:
+    return resources.files("sudokucp").joinpath("templates", name).read_text(encoding="utf-8")
+
+
+def render(page: Page, title: str = "Comparison") -> str:
+    """The whole page as one string."""
+    body = [f"<h1>{html.escape(title)}</h1>", _list(page.settings),
+            _section("Scores", "scores", page.scores, page.notes.get("scores", "")),
+            _plots(page),
+            _section("Where the backends part ways", "instances", page.instances,
+                     page.notes.get("instances", ""), scroll=True),
+            _section("Summary per backend and data set", "summary", page.summary,
+                     page.notes.get("summary", ""), scroll=True),
+            "<h2>Disagreements</h2>", _list(page.disagreements or [
+                "None: every claimed solution passed the checker and the backends agree."])]
+    if page.problems:
+        body += ["<h2>Skipped input</h2>", _list(page.problems)]
+    return Template(_asset("report.html")).substitute(
+        title=html.escape(title), style=_asset("report.css"), body="\n".join(body),
+        script=_asset("report.js"))
+
+
+def _inline(text: str) -> str:
+    """Markdown's `code` as <code>, everything else escaped."""
+    return re.sub(r"`([^`]*)`", r"<code>\1</code>", html.escape(text, quote=False))
+
+
+def _list(items: Sequence[str]) -> str:
+    lines = (f"<li>{_inline(item.removeprefix('- '))}</li>" for item in items)
+    return "<ul>\n" + "\n".join(lines) + "\n</ul>"
+
+
+def _section(heading: str, ident: str, frame: pd.DataFrame, note: str,
+             scroll: bool = False) -> str:
+    parts = [f"<h2>{html.escape(heading)}</h2>"]
+    if note:
+        parts.append(f'<p class="note">{_inline(note)}</p>')
+    if frame.empty:
+        return "\n".join(parts + ["<p>(none)</p>"])
+    parts.append(f'<div class="filter"><label>filter <input type="search" '
+                 f'data-filter="{ident}" placeholder="words that a row must hold"></label> '
+                 f'<span data-count="{ident}"></span></div>')
+    table = table_html(frame, ident)
+    parts.append(f'<div class="scroll">{table}</div>' if scroll else table)
+    return "\n".join(parts)
+
+
+def table_html(frame: pd.DataFrame, ident: str) -> str:
+    """A table the script sorts and filters: numbers right-aligned with their full value to
+    sort by, unsolved statuses marked."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    rows = []
+    for values in frame.itertuples(index=False):
+        mark = ' class="vbs"' if values[0] == VBS else ""
+        rows.append(f"<tr{mark}>" + "".join(_td(v) for v in values) + "</tr>")
+    return (f'<table class="data" id="{ident}"><thead><tr>{head}</tr></thead>\n<tbody>\n'
+            + "\n".join(rows) + "\n</tbody></table>")
+
+
+def _td(value: Any) -> str:
+    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+        return "<td></td>"
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return f'<td class="num" data-sort="{int(value)}">{int(value)}</td>'
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        return f'<td class="num" data-sort="{float(value)!r}">{float(value):.4g}</td>'
+    text = str(value)
+    unsolved = ' class="unsolved"' if text in UNSOLVED else ""
+    return f"<td{unsolved}>{html.escape(text)}</td>"
+
+
+def data_uri(path: Path) -> str:
+    """A PNG file as a data: URI."""
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def _plots(page: Page) -> str:
+    parts = ["<h2>Plots</h2>"]
+    if page.cactus is not None and page.cactus.exists():
+        parts.append(_figure(page.cactus, "Cactus plot: puzzles solved against search time"))
+    if page.scatters:
+        parts.append(f'<p class="note">{_inline(page.notes.get("scatter", ""))}</p>')
+        options = "".join(f'<option value="{i}">{html.escape(a)} against {html.escape(b)}'
+                          f"</option>" for i, (a, b) in enumerate(page.scatters))
+        parts.append(f'<label>pair of backends <select id="pair">{options}</select></label>')
+        for i, ((a, b), path) in enumerate(page.scatters.items()):
+            parts.append(_figure(path, f"{a} against {b}", pair=str(i)))
+    return "\n".join(parts)
+
+
+def _figure(path: Path, caption: str, pair: str | None = None) -> str:
+    attr = f' data-pair="{pair}"' if pair is not None else ""
+    alt = html.escape(caption)
+    return (f'<figure{attr}><img alt="{alt}" src="{data_uri(path)}">'
+            f"<figcaption>{alt}</figcaption></figure>")

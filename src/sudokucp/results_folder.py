@@ -1,0 +1,82 @@
+"""A results folder read back: the runs of its results.jsonl judged as bench judged them (the last
+run of each key, answers past the time limit as time-outs, cross-validation), without writing to
+it, and the settings those runs carry."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sudokucp.harness import Disagreement, cross_validate, enforce_time_limit
+from sudokucp.result import Row
+from sudokucp.runlog import RESULTS
+
+
+class FolderError(Exception):
+    """A folder that holds no readable results log; the message says which and why."""
+
+
+@dataclass
+class ResultsFolder:
+    """The judged runs of a folder, the disagreements found, and notes on unreadable lines."""
+
+    path: Path
+    rows: list[Row]
+    disagreements: list[Disagreement]
+    notes: list[str] = field(default_factory=list)
+
+
+def read_rows(path: Path) -> tuple[list[Row], list[str]]:
+    """Every readable line of a results log (left as it is), and a note per unreadable line."""
+    try:
+        lines = path.read_bytes().splitlines()
+    except FileNotFoundError:
+        raise FolderError(f"{path.parent}: no {path.name} there (is it a folder that "
+                          f"`sudoku-cp bench --out` wrote?)") from None
+    except OSError as err:
+        raise FolderError(f"cannot read {path}: {err.strerror}") from None
+    rows, notes = [], []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(Row.from_dict(json.loads(line)))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            notes.append(f"{path}: line {number} is not a result record; skipped")
+    return rows, notes
+
+
+def load_folder(folder: str | Path) -> ResultsFolder:
+    """The runs of `folder`/results.jsonl as bench's tables show them; FolderError when there is
+    no folder, no log, or no run in it."""
+    path = Path(folder)
+    if not path.is_dir():
+        raise FolderError(f"{path}: no such folder")
+    rows, notes = read_rows(path / RESULTS)
+    if not rows:
+        raise FolderError(f"{path / RESULTS}: no run recorded")
+    latest = list({row.key: row for row in rows}.values())
+    checked, disagreements = cross_validate([enforce_time_limit(row) for row in latest])
+    return ResultsFolder(path, checked, disagreements, notes)
+
+
+def settings_of(rows: list[Row]) -> dict[str, Any]:
+    """The settings the runs themselves record, keyed as the summary's settings lines."""
+    versions = {row.backend: row.versions.get("backend") or "?" for row in rows}
+    pythons = sorted({row.versions.get("python") or "?" for row in rows})
+    datasets = Counter(row.dataset for row in {row.hash: row for row in rows}.values())
+    return {"read": len(rows), "python": ", ".join(pythons),
+            "backends": dict(sorted(versions.items())),
+            "limit": _one(row.limit for row in rows),
+            "timeout": _one(row.timeout for row in rows),
+            "memory_mb": _one(row.memory_mb for row in rows),
+            "datasets": dict(sorted(datasets.items()))}
+
+
+def _one(values: Any) -> Any:
+    """The value every run shares; the largest when they differ (as a resume would refuse)."""
+    found = sorted(set(values), key=lambda v: (v is not None, v or 0))
+    return found[-1] if found else None
