@@ -22,6 +22,7 @@ BACKENDS: dict[str, str] = {
     "pyconstraint": "sudokucp.backends.pyconstraint:PyConstraint",
     "csp": "sudokucp.backends.csp:CSP",
     "jit": "sudokucp.backends.jit:Jit",
+    "gpu": "sudokucp.backends.gpu:Gpu",
     "pysat": "sudokucp.backends.pysat:PySAT",
     "minizinc": "sudokucp.backends.minizinc:MiniZinc",
     "dlx": "sudokucp.backends.dlx:DancingLinks",

@@ -90,8 +90,9 @@ class Gpu(Backend):
         if numba.config.ENABLE_CUDASIM:
             return "numba's CUDA simulator is on (NUMBA_ENABLE_CUDASIM=1): it is not a device"
         if not cuda.is_available():
-            error = cuda.cuda_error()
-            return f"no CUDA device: {error}" if error else "no CUDA device found"
+            said = [line.strip() for line in str(cuda.cuda_error() or "").splitlines()]
+            first = next((line for line in said if line), "")
+            return f"no CUDA device: {first}" if first else "no CUDA device found"
         return None
 
     @classmethod
