@@ -161,7 +161,8 @@
       place: e.guess ? "GoForward: " + where + " (hypothesis, depth " + e.depth + ")"
                      : "deduced: " + where + " (propagation, depth " + e.depth + ")",
       remove: "taken back: " + e.at + " (was " + SYMBOLS[e.digit] + ", depth " + e.depth + ")",
-      backtrack: "GoBack: the node at depth " + e.depth + " failed",
+      backtrack: "GoBack: the node at depth " + e.depth +
+                 (e.at ? " (" + e.at + " = " + SYMBOLS[grid[e.cell]] + ")" : "") + " failed",
       solution: "solution " + e.solutions + ": every cell filled",
     }[e.event];
     const end = at === steps.length ? ending() : "";
