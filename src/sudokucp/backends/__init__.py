@@ -40,7 +40,6 @@ ALIASES: dict[str, str] = {
     "python-sat": "pysat",
     "mzn": "minizinc",
     "gecode": "minizinc",
-    "dancing-links": "dlx",
     "algorithm-x": "dlx",
 }
 
