@@ -2,6 +2,9 @@
 
 A backend outside the package loads by its import path, as BenchExec finds tools:
 `--backend mypackage.module:MyBackend:key=value` (see `sudokucp/backends/template.py`).
+A program outside Python runs through the `command` wrapper: `command:run=./mysolver {file}`.
+An option's value runs to the next ':name=' (or the end), so it may hold spaces, braces and
+colons: 'command:run=docker run img:1.0 {file}'.
 """
 
 from __future__ import annotations
@@ -26,6 +29,12 @@ BACKENDS: dict[str, str] = {
     "pysat": "sudokucp.backends.pysat:PySAT",
     "minizinc": "sudokucp.backends.minizinc:MiniZinc",
     "dlx": "sudokucp.backends.dlx:DancingLinks",
+}
+
+# Backends that wrap a program the user names: they need options to run, so they are left out of
+# 'all', of available_backends() and of the tests built from BACKENDS.
+WRAPPERS: dict[str, str] = {
+    "command": "sudokucp.backends.command:Command",
 }
 
 ALIASES: dict[str, str] = {
@@ -56,8 +65,8 @@ def canonical(name: str) -> str:
     """The registry name for a name or alias; unknown names list the valid ones."""
     key = name.strip().lower()
     key = ALIASES.get(key, key)
-    if key not in BACKENDS:
-        valid = ", ".join(BACKENDS)
+    if key not in BACKENDS and key not in WRAPPERS:
+        valid = ", ".join([*BACKENDS, *WRAPPERS])
         raise UnknownBackend(f"unknown backend {name!r}; valid names: {valid} "
                              f"(aliases: {', '.join(sorted(ALIASES))})")
     return key
@@ -66,14 +75,14 @@ def canonical(name: str) -> str:
 def is_import_path(name: str) -> bool:
     """Whether `name` is 'module:Class' (a backend outside the registry), not a registry name."""
     module, sep, attr = name.partition(":")
-    if module.strip().lower() in BACKENDS or module.strip().lower() in ALIASES:
+    if module.strip().lower() in {**BACKENDS, **ALIASES, **WRAPPERS}:
         return False
     return bool(sep) and attr.isidentifier() and all(p.isidentifier() for p in module.split("."))
 
 
 def backend_class(name: str) -> type[Backend]:
     """The class registered under a name or alias, or found at 'module:Class'."""
-    target = name if is_import_path(name) else BACKENDS[canonical(name)]
+    target = name if is_import_path(name) else {**BACKENDS, **WRAPPERS}[canonical(name)]
     module, _, attr = target.partition(":")
     try:
         found = getattr(importlib.import_module(module), attr)
@@ -92,7 +101,7 @@ def backend_class(name: str) -> type[Backend]:
 def spec_name(cls: type[Backend]) -> str:
     """How a spec names `cls`: its registry name, or 'module:Class' for one from outside."""
     path = f"{cls.__module__}:{cls.__qualname__}"
-    return cls.name if BACKENDS.get(cls.name) == path else path
+    return cls.name if {**BACKENDS, **WRAPPERS}.get(cls.name) == path else path
 
 
 def get_backend(name: str, **options: Any) -> Backend:
@@ -116,13 +125,37 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     name, *parts = spec.strip().split(":")
     if parts and "=" not in parts[0] and is_import_path(f"{name}:{parts[0]}"):
         name, parts = f"{name}:{parts[0]}", parts[1:]
-    options = {}
+    options: dict[str, str] = {}
+    key = None
     for part in parts:
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
+        head, sep, value = part.partition("=")
+        if sep and head.strip().isidentifier():
+            key = head.strip()
+            options[key] = value
+        elif key is not None:  # a colon inside a value
+            options[key] += ":" + part
+        else:
             raise OptionError(f"cannot read option {part!r} in {spec!r}: write name:key=value")
-        options[key.strip()] = value.strip()
+    options = {k: v.strip() for k, v in options.items()}
     return (name if is_import_path(name) else canonical(name)), options
+
+
+def split_specs(text: str) -> list[str]:
+    """Comma-separated specs; a piece that names no backend belongs to the value before it
+    ('command:run=./s a,b {file}' stays whole)."""
+    specs: list[str] = []
+    for piece in text.split(","):
+        if specs and not _names_backend(piece):
+            specs[-1] += "," + piece
+        elif piece.strip():
+            specs.append(piece.strip())
+    return specs
+
+
+def _names_backend(piece: str) -> bool:
+    name = piece.strip().split(":")[0].strip().lower()
+    return (not piece.strip() or name in {**BACKENDS, **ALIASES, **WRAPPERS, "all": ""}
+            or is_import_path(":".join(piece.strip().split(":")[:2])))
 
 
 def from_spec(spec: str) -> Backend:
@@ -143,6 +176,6 @@ def available_backends() -> list[str]:
     return names
 
 
-__all__ = ["BACKENDS", "ALIASES", "Backend", "BackendUnavailable", "OptionError",
+__all__ = ["BACKENDS", "ALIASES", "WRAPPERS", "Backend", "BackendUnavailable", "OptionError",
            "UnknownBackend", "available_backends", "backend_class", "canonical", "from_spec",
-           "get_backend", "is_import_path", "parse_spec", "spec_name"]
+           "get_backend", "is_import_path", "parse_spec", "spec_name", "split_specs"]

@@ -8,6 +8,7 @@ import shlex
 import signal
 from collections.abc import Iterator
 
+from sudokucp.backends import split_specs
 from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_UNSOLVED,
@@ -38,7 +39,8 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
                                    "(every finished run kept).")
     p.add_argument("--backends", nargs="+", required=True, metavar="SPEC",
                    help="backend specs, comma- or space-separated, with options "
-                        "(mrv:order=static, cpsat:workers=2), or 'all'")
+                        "(mrv:order=static, cpsat:workers=2), or 'all'; any program: "
+                        "'command:run=./mysolver {file}'")
     p.add_argument("--puzzles", nargs="+", required=True, metavar="FILE",
                    help="puzzle files, or names of data sets (`sudoku-cp datasets`), fetched "
                         "on first use")
@@ -154,7 +156,7 @@ def run_bench(args: argparse.Namespace) -> int:
         fail(f"--jobs {args.jobs} exceeds the {usable_cores()} usable cores: using "
              f"{usable_cores()}")
     cluster = _cluster_options(args)
-    specs = [s for item in args.backends for s in item.split(",") if s.strip()]
+    specs = [s for item in args.backends for s in split_specs(item)]
     command = shlex.join(["sudoku-cp", *args.argv]) if getattr(args, "argv", None) else None
     puzzles = [puzzle_source(p) for p in args.puzzles]
     config = BenchConfig(specs, puzzles, Path(args.out), args.limit, args.timeout,

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from sudokucp.backends import (
     ALIASES,
     BACKENDS,
+    WRAPPERS,
     backend_class,
     from_spec,
 )
@@ -212,7 +213,7 @@ def add_backends(sub: argparse._SubParsersAction) -> None:
 
 def run_backends(args: argparse.Namespace) -> int:
     rows = [("name", "available", "version", "options", "description")]
-    for name in BACKENDS:
+    for name in [*BACKENDS, *WRAPPERS]:
         try:
             cls = backend_class(name)
         except ImportError as err:
