@@ -131,7 +131,7 @@ class Hybrid(Backend):
                 b, alternatives = stack[-1]
                 todo = [alternatives.pop()]
                 if trace is not None:
-                    trace.guess(len(stack), *todo[0], b.vals)
+                    trace.guess(*todo[0], b.vals)
                 if alternatives:
                     b = b.copy()
                 else:

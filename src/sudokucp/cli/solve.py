@@ -14,6 +14,7 @@ from sudokucp.backends import (
     WRAPPERS,
     backend_class,
     from_spec,
+    unavailable_reason,
 )
 from sudokucp.backends.base import Backend
 from sudokucp.check import explain
@@ -220,7 +221,7 @@ def run_backends(args: argparse.Namespace) -> int:
             rows.append((name, "no", "-", "-", f"cannot load: {err}"))
             continue
         ok = cls.available()
-        where = "yes" if ok else f"no: pip install 'sudoku-cp[{cls.extra}]'"
+        where = "yes" if ok else f"no: {unavailable_reason(cls)}"
         options = " ".join(f"{k}={v}" for k, v in cls.defaults.items()) or "-"
         rows.append((name, where, cls.version(), options, cls.description))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
