@@ -16,10 +16,12 @@ from sudokucp.cli.common import (
     HelpFormatter,
     fail,
 )
+from sudokucp.cli.compare import add_compare
 from sudokucp.cli.datasets import add_datasets
 from sudokucp.cli.generate import add_generate
 from sudokucp.cli.ladder import add_ladder
 from sudokucp.cli.rate import add_rate
+from sudokucp.cli.report import add_report
 from sudokucp.cli.solve import add_backends, add_check, add_solve
 from sudokucp.cli.trace import add_trace
 
@@ -50,7 +52,7 @@ def version() -> str:
 
 
 COMMANDS = [add_solve, add_check, add_backends, add_bench, add_generate, add_rate, add_datasets,
-            add_trace, add_ladder]
+            add_trace, add_ladder, add_report, add_compare]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

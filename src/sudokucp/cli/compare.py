@@ -51,7 +51,7 @@ def add_compare(sub: argparse._SubParsersAction) -> None:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from sudokucp.compare import compare, shown_runs
+    from sudokucp.compare import REGRESSIONS, compare, shown_runs
     from sudokucp.report import markdown_table
     from sudokucp.results_folder import FolderError, load_folder
 
@@ -84,7 +84,7 @@ def run_compare(args: argparse.Namespace) -> int:
         return EXIT_OK
     counts = regressions["change"].value_counts()
     print(f"REGRESSIONS: {len(regressions)} ("
-          + ", ".join(f"{n} {change}" for change, n in counts.items()) + ")")
+          + ", ".join(f"{counts[c]} {c}" for c in REGRESSIONS if c in counts) + ")")
     return EXIT_UNSOLVED
 
 

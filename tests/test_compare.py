@@ -1,0 +1,134 @@
+"""`sudoku-cp compare OLD NEW`: runs matched across two results folders, a planted regression
+flagged with exit status 1, noise on tiny times flagging nothing, bad folders refused."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+
+import pytest
+
+from sudokucp.cli import main
+from sudokucp.compare import compare
+from sudokucp.harness import BenchConfig, bench
+from sudokucp.result import Row, Status
+from sudokucp.runlog import RESULTS, ResultLog
+
+GRIDS = ["1.3.3.1.2.4.4.2.", ".2.4.4.2.1.3.3.1", "12...4.2..4...2.", "....3412...3.3.."]
+
+
+def _bench(folder):
+    """A results folder made by the harness: mrv and hybrid on four 4x4 grids."""
+    puzzles = folder.parent / "tiny.txt"
+    puzzles.write_text("\n".join(GRIDS) + "\n")
+    bench(BenchConfig(["mrv", "hybrid"], [puzzles], folder, timeout=5, memory_mb=None))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def old(tmp_path_factory):
+    return _bench(tmp_path_factory.mktemp("old") / "runs")
+
+
+def _rows(folder):
+    return ResultLog(folder / RESULTS).load()[0]
+
+
+def _write(folder, rows):
+    folder.mkdir(parents=True)
+    log = ResultLog(folder / RESULTS)
+    log.open(append=False)
+    for row in rows:
+        log.write(row)
+    log.close()
+    return folder
+
+
+def _planted(old, folder):
+    """OLD's runs with one made unsolved and one made 0.5 s long."""
+    rows = _rows(old)
+    assert all(r.status is Status.SOLVED for r in rows) and len(rows) == 8
+    rows[0] = dataclasses.replace(rows[0], status=Status.TIMEOUT, solutions=(), verified=None)
+    rows[3] = dataclasses.replace(rows[3], seconds=0.5)
+    return _write(folder, rows), rows
+
+
+def test_a_planted_regression_is_flagged_and_exits_1(old, tmp_path, capsys):
+    new, rows = _planted(old, tmp_path / "new")
+    assert main(["compare", str(old), str(new)]) == 1
+    out = capsys.readouterr().out
+    assert "REGRESSIONS: 2 (1 newly unsolved, 1 slower)" in out
+    flagged = [line for line in out.splitlines() if line.endswith(("| newly unsolved |",
+                                                                   "| slower |"))]
+    assert len(flagged) == 2
+    assert rows[0].puzzle in flagged[0] + flagged[1] and rows[3].puzzle in flagged[0] + flagged[1]
+    assert "8 in both, 0 only in OLD, 0 only in NEW" in out
+
+
+def test_the_same_runs_made_again_flag_nothing(old, tmp_path, capsys):
+    again = _bench(tmp_path / "again")  # real runs: tiny times that differ by timer noise
+    assert main(["compare", str(old), str(again)]) == 0
+    assert "no regression" in capsys.readouterr().out
+    assert main(["compare", str(old), str(old)]) == 0
+
+
+def test_the_per_backend_table_counts_changes(old, tmp_path):
+    new, rows = _planted(old, tmp_path / "new")
+    result = compare(_rows(old), rows)
+    table = result.backends.set_index("backend")
+    assert table["runs"].sum() == 8 and table["newly_unsolved"].sum() == 1
+    assert table["slower"].sum() == 1 and table["new_solved"].sum() == 7
+    hit = table.loc[rows[0].backend]
+    assert hit["old_par2_s"] < hit["new_par2_s"]  # a time-out costs twice the 5 s limit
+
+
+def _pair(old_s: float, new_s: float, old_status=Status.SOLVED, new_status=Status.SOLVED):
+    base = Row(key="mrv|h|1", backend="mrv", puzzle="p", hash="h", timeout=2.0,
+               status=old_status, seconds=old_s)
+    return [base], [dataclasses.replace(base, status=new_status, seconds=new_s)]
+
+
+@pytest.mark.parametrize("times, options, change", [
+    ((0.0001, 0.005), {}, ""),  # 50x, but both under the 10 ms floor
+    ((0.0001, 0.005), {"floor_ms": 0}, "slower"),
+    ((0.010, 0.5), {}, "slower"),
+    ((0.010, 0.5), {"slower": 100}, ""),
+    ((0.5, 0.010), {}, "faster"),
+    ((0.010, 0.019), {}, ""),
+])
+def test_the_threshold_and_the_floor(times, options, change):
+    result = compare(*_pair(*times), **options)
+    assert result.runs["change"].tolist() == [change]
+
+
+def test_newly_solved_and_other_statuses_are_no_regression():
+    assert compare(*_pair(2.0, 0.1, Status.TIMEOUT)).regressions.empty
+    other = compare(*_pair(2.0, 0.1, Status.TIMEOUT, Status.CRASH))
+    assert other.regressions.empty and other.runs["change"].tolist() == ["other status"]
+    unsat = compare(*_pair(0.1, 0.1, Status.SOLVED, Status.UNSAT))
+    assert unsat.regressions.empty  # both are answers
+
+
+def test_the_csv_holds_every_matched_run(old, tmp_path):
+    path = tmp_path / "runs.csv"
+    assert main(["compare", str(old), str(old), "--csv", str(path)]) == 0
+    lines = path.read_text().splitlines()
+    assert len(lines) == 9 and "ratio" in lines[0] and "change" in lines[0]
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "sudokucp", "compare", *map(str, args)],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_bad_folders_and_options_are_refused_in_one_line(old, tmp_path):
+    other = _write(tmp_path / "other", [Row(key="x|y|1", backend="x", hash="y",
+                                            status=Status.SOLVED)])
+    for args, message in [((tmp_path / "missing", old), "no such folder"),
+                          ((old, other), "no run in common"),
+                          ((old, old, "--slower", "1"), "more than 1"),
+                          ((old, old, "--floor-ms", "-1"), "at least 0")]:
+        done = _cli(*args)
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr

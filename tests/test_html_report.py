@@ -1,0 +1,147 @@
+"""`sudoku-cp report DIR`: every output rebuilt from results.jsonl alone, the log left as it is,
+and report.html working in a real headless browser from the file system."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from browser import open_page
+
+from sudokucp.cli import main
+from sudokucp.harness import BenchConfig, bench
+from sudokucp.result import Row, Status
+from sudokucp.runlog import RESULTS, ResultLog
+
+GRID = "1234341221434321"
+OUTPUTS = ("results.csv", "summary.csv", "scores.csv", "instances.csv", "cactus.png",
+           "summary.md", "report.html")
+# backend: (status, seconds) on puzzles p0..p5; "slow" is 50x "fast" on p0..p3
+PLAN = {"fast": [("solved", 0.002)] * 4 + [("solved", 0.004), ("timeout", 1.0)],
+        "slow": [("solved", 0.1)] * 4 + [("unknown", 0.01), ("solved", 0.3)],
+        "mid": [("solved", 0.01)] * 5 + [("timeout", 1.0)]}
+
+
+def write_log(folder: Path, plan=PLAN, timeout: float = 1.0) -> Path:
+    """A results.jsonl written through the project's Row and ResultLog, as bench writes it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    log = ResultLog(folder / RESULTS)
+    log.open(append=False)
+    for backend, runs in plan.items():
+        for index, (status, seconds) in enumerate(runs):
+            solved = status == "solved"
+            log.write(Row(key=f"{backend}|h{index}|1", backend=backend, name=backend,
+                          dataset="tiny" if index % 2 else "small", puzzle=f"p{index + 1}",
+                          hash=f"h{index}", box="2x2", grid=GRID, status=Status(status),
+                          verified=True if solved else None, seconds=seconds, wall=seconds,
+                          count=int(solved), solutions=(GRID,) if solved else (),
+                          timeout=timeout, versions={"backend": "1.0", "python": "3.11"}))
+    log.close()
+    return folder
+
+
+@pytest.fixture
+def rebuilt(tmp_path):
+    """A folder holding only results.jsonl, after `sudoku-cp report`."""
+    folder = write_log(tmp_path / "runs")
+    before = (folder / RESULTS).read_bytes()
+    assert main(["report", str(folder)]) == 0
+    assert (folder / RESULTS).read_bytes() == before
+    return folder
+
+
+def test_report_rebuilds_every_output_from_the_log_alone(rebuilt, capsys):
+    for name in OUTPUTS:
+        assert (rebuilt / name).stat().st_size > 0, name
+    assert sorted(p.name for p in (rebuilt / "scatter").iterdir()) == [
+        "fast_vs_mid.png", "fast_vs_slow.png", "mid_vs_slow.png"]
+    scores = (rebuilt / "scores.csv").read_text().splitlines()
+    assert scores[0].startswith("backend,puzzles,solved,")
+    assert scores[-1].startswith("virtual best,6,6,")
+    text = (rebuilt / "summary.md").read_text()
+    assert "`sudoku-cp report " in text and "- timeout: 1 s per run" in text
+    assert "## Where the backends part ways" in text and "data sets: small (3 puzzles)" in text
+
+
+def test_the_page_needs_nothing_outside_it(rebuilt):
+    page = (rebuilt / "report.html").read_text()
+    assert "http://" not in page and "https://" not in page and "<link" not in page
+    sources = re.findall(r'src="([^"]*)"', page)
+    assert len(sources) == 4 and all(s.startswith("data:image/png;base64,") for s in sources)
+    assert "default-src 'none'" in page  # the browser itself refuses any fetch
+
+
+def test_the_page_sorts_and_filters_in_a_browser(rebuilt):
+    with open_page(rebuilt / "report.html") as (page, errors):
+        first = "#scores tbody tr td:first-child"
+        assert page.locator(first).all_text_contents()[-1] == "virtual best"
+        page.click("#scores thead th:text-is('par2_s')")
+        ascending = page.locator(first).all_text_contents()
+        assert ascending[:2] == ["virtual best", "fast"] and ascending[-1] == "slow"
+        page.click("#scores thead th:text-is('par2_s')")
+        assert page.locator(first).all_text_contents() == ascending[::-1]
+        assert page.get_attribute("#scores thead th:text-is('par2_s')",
+                                  "aria-sort") == "descending"
+        rows = page.locator("#instances tbody tr")
+        total = rows.count()
+        assert total == 6
+        page.fill("input[data-filter='instances']", "status")
+        assert page.locator("#instances tbody tr:visible").count() == 2
+        assert page.text_content("[data-count='instances']") == f"2 of {total} rows"
+        page.fill("input[data-filter='instances']", "STATUS tiny")
+        assert page.locator("#instances tbody tr:visible td:nth-child(2)").all_text_contents(
+            ) == ["p6"]
+        page.fill("input[data-filter='instances']", "status nowhere")
+        assert page.locator("#instances tbody tr:visible").count() == 0
+        page.fill("input[data-filter='instances']", "")
+        assert page.locator("#instances tbody tr:visible").count() == total
+        assert page.locator("figure[data-pair]:visible").count() == 1
+        page.select_option("#pair", "2")
+        assert page.get_attribute("figure[data-pair]:visible", "data-pair") == "2"
+        assert errors == []
+
+
+def test_numbers_sort_as_numbers_and_words_after_them(rebuilt):
+    with open_page(rebuilt / "report.html") as (page, errors):
+        page.click("#instances thead th:text-is('fast')")
+        cells = page.locator("#instances tbody tr td:nth-child(7)").all_text_contents()
+        assert cells == ["2", "2", "2", "2", "4", "timeout"]
+        assert errors == []
+
+
+def test_an_unreadable_line_is_reported_and_the_log_left_untouched(tmp_path, capsys):
+    folder = write_log(tmp_path / "runs")
+    with (folder / RESULTS).open("a") as handle:
+        handle.write('{"key": "torn')
+    before = (folder / RESULTS).read_bytes()
+    assert main(["report", str(folder)]) == 2
+    assert "line 19 is not a result record" in capsys.readouterr().err
+    assert (folder / RESULTS).read_bytes() == before
+    assert (folder / "report.html").exists()
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: None, "no such folder"),
+    (lambda p: p.mkdir(), "no results.jsonl there"),
+    (lambda p: (p.mkdir(), (p / RESULTS).write_text("")), "no run recorded"),
+])
+def test_a_folder_without_runs_is_refused_in_one_line(tmp_path, make, message):
+    folder = tmp_path / "out"
+    make(folder)
+    done = subprocess.run([sys.executable, "-m", "sudokucp", "report", str(folder)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_bench_writes_the_scores_the_plots_and_the_page(tmp_path):
+    puzzles = tmp_path / "small.txt"
+    puzzles.write_text("1.3.3.1.2.4.4.2.\n.2.4.4.2.1.3.3.1\n")
+    outcome = bench(BenchConfig(["mrv", "hybrid"], [puzzles], tmp_path / "out", timeout=5))
+    names = {p.name for p in outcome.files}
+    assert {"scores.csv", "instances.csv", "scatter", "report.html"} <= names
+    assert (tmp_path / "out" / "scatter" / "hybrid_vs_mrv.png").exists()
+    assert "virtual best" in (tmp_path / "out" / "report.html").read_text()
