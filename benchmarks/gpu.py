@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> None:
     top = ["# The GPU batch backend (`gpu`)", "",
            f"Command: `{command}` (took {(time.perf_counter() - started) / 60:.1f} min)", "",
            f"- device: {Gpu.device()}", *head,
-           f"- numba-cuda {Gpu.version()}; options: budget={args.budget}, "
+           f"- CUDA target: {Gpu.version()}; options: budget={args.budget}, "
            f"block={gpu.options['block']}", ""]
     write_text(args.out, "\n".join(top + body) + "\n")
 

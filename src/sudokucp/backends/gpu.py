@@ -101,6 +101,18 @@ class Gpu(Backend):
         return cls.unavailable_reason() is None
 
     @classmethod
+    def version(cls) -> str:
+        """numba-cuda's version, or numba's where its own (older) CUDA target is the one used."""
+        from importlib import metadata
+
+        for dist, suffix in (("numba-cuda", ""), ("numba", " (its own CUDA target)")):
+            try:
+                return f"{dist} {metadata.version(dist)}{suffix}"
+            except metadata.PackageNotFoundError:
+                continue
+        return "not installed"
+
+    @classmethod
     def device(cls) -> str:
         """The device's name and compute capability, as reports name it."""
         from numba import cuda
