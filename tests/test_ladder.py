@@ -28,6 +28,8 @@ def test_more_inference_never_grows_the_tree_on_the_seeds_telegram():
     rows = ladder.table(runs, rungs)
     assert [row["rung"] for row in rows] == [r.key for r in rungs]
     assert not any(row["lower"] for row in rows)
+    assert rows[0]["shrink"] is None and rows[1]["shrink_grids"] == 1
+    assert rows[1]["shrink"] == (nodes["none"] + 1) / (nodes["fc"] + 1)
 
 
 def test_a_hopeless_rung_times_out_and_the_table_says_it_is_a_lower_bound(tmp_path):

@@ -129,17 +129,30 @@ def p90(values: Sequence[float]) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(0.9 * len(ordered)) - 1)]
 
 
+def shrink(before: Sequence[Run], after: Sequence[Run]) -> tuple[float | None, int]:
+    """How many times fewer nodes a rung makes than the one before, on the grids both solved:
+    the median of (nodes before + 1) / (nodes after + 1), and how many grids that covers."""
+    done = {r.puzzle: r.nodes for r in before if r.solved and r.nodes is not None}
+    ratios = [(done[r.puzzle] + 1) / (r.nodes + 1) for r in after
+              if r.solved and r.nodes is not None and r.puzzle in done]
+    return (statistics.median(ratios) if ratios else None), len(ratios)
+
+
 def table(runs: Sequence[Run], rungs: Sequence[Rung]) -> list[dict[str, Any]]:
     """One row per grid set and rung: grids, solved, time-outs, medians of nodes, guesses and
-    milliseconds, p90 ms. A run stopped by the limit counts with the work done by then, so a
-    median over a set with time-outs is a lower bound (`lower` is True)."""
+    milliseconds, p90 ms, and the shrink of the tree against the rung before. A run stopped by
+    the limit counts with the work done by then, so a median over a set with time-outs is a
+    lower bound (`lower` is True)."""
     rows = []
     sets = list(dict.fromkeys((r.grid_set, r.size) for r in runs))
     for name, size in sets:
+        before: list[Run] = []
         for rung in rungs:
             mine = [r for r in runs if r.grid_set == name and r.rung == rung.key]
             if not mine:
                 continue
+            ratio, pairs = shrink(before, mine)
+            before = mine
             times = [r.seconds * 1000 for r in mine]
             rows.append({"set": name, "size": size, "rung": rung.key, "adds": rung.adds,
                          "spec": rung.spec, "grids": len(mine),
@@ -148,7 +161,8 @@ def table(runs: Sequence[Run], rungs: Sequence[Rung]) -> list[dict[str, Any]]:
                          "median_nodes": median_of(r.nodes for r in mine),
                          "median_guesses": median_of(r.guesses for r in mine),
                          "median_ms": statistics.median(times), "p90_ms": p90(times),
-                         "lower": any(not r.solved for r in mine)})
+                         "lower": any(not r.solved for r in mine),
+                         "shrink": ratio, "shrink_grids": pairs})
     return rows
 
 
@@ -162,15 +176,20 @@ def _number(value: float | None, lower: bool, digits: int = 0) -> str:
 def markdown(rows: Sequence[dict[str, Any]], timeout: float) -> str:
     """The table as markdown: lower bounds marked ≥ (runs stopped at the time limit)."""
     lines = ["| grids | size | rung | adds | solved | time-outs | median nodes | median guesses "
-             "| median ms | p90 ms |", "|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
+             "| median ms | p90 ms | nodes ÷ |",
+             "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         low = r["lower"]
+        ratio = "" if r["shrink"] is None else f"{r['shrink']:,.1f} (n = {r['shrink_grids']})"
         lines.append(f"| {r['set']} | {r['size']} | `{r['rung']}` | {r['adds']} | "
                      f"{r['solved']} / {r['grids']} | {r['timeouts']} | "
                      f"{_number(r['median_nodes'], low)} | {_number(r['median_guesses'], low)} | "
-                     f"{_number(r['median_ms'], low, 2)} | {_number(r['p90_ms'], low, 2)} |")
+                     f"{_number(r['median_ms'], low, 2)} | {_number(r['p90_ms'], low, 2)} | "
+                     f"{ratio} |")
     lines.append(f"\nTime limit {timeout:g} s per run; a run stopped by it counts with its time "
-                 "and the nodes it had made by then, so a median marked ≥ is a lower bound.")
+                 "and the nodes it had made by then, so a median marked ≥ is a lower bound. "
+                 "`nodes ÷`: how many times fewer nodes than the rung above, the median over the "
+                 "n grids both solved of (nodes above + 1) / (nodes + 1).")
     return "\n".join(lines) + "\n"
 
 
@@ -201,11 +220,17 @@ def plot(rows: Sequence[dict[str, Any]], rungs: Sequence[Rung], path: Path) -> N
         for ax, column in zip(axes, ("median_nodes", "median_ms")):
             ys = [max(mine[keys[i]][column] or 0, 0.5 if column == "median_nodes" else 1e-3)
                   for i in xs]
-            ax.plot(xs, ys, marker="o", label=f"{name} ({size})")
-    for ax, title in zip(axes, ("median search-tree nodes", "median milliseconds")):
+            line, = ax.plot(xs, ys, marker="o", label=f"{name} ({size})")
+            low = [(x, y) for x, y in zip(xs, ys) if mine[keys[x]]["lower"]]
+            if low:  # lower bounds: hollow markers
+                ax.plot(*zip(*low), linestyle="none", marker="o", markersize=9,
+                        markerfacecolor="white", color=line.get_color())
+    titles = ("median search-tree nodes (0 drawn at 0.5)", "median milliseconds")
+    for ax, title in zip(axes, titles):
         ax.set_xticks(range(len(keys)), keys, rotation=30)
         ax.set_yscale("log")
-        ax.set_title(title + " (a time-out counts with its work so far)")
+        ax.set_title(title + "\nhollow: lower bound, time-outs counted with their work so far",
+                     fontsize=10)
         ax.grid(True, which="major", alpha=0.3)
     axes[0].legend(fontsize=8)
     fig.tight_layout()

@@ -86,6 +86,7 @@ def run_ladder(args: argparse.Namespace) -> int:
         raise CommandError(str(err)) from None
     sets = read_sets(args.files, args.sample, args.seed)
     total = len(rungs) * sum(len(ps) for _, ps in sets)
+    text = header(args, sets)  # the load before the runs
     progress = Progress(total)
     start = time.monotonic()
     runs = ladder.climb(sets, rungs, args.timeout, args.jobs, progress)
@@ -94,7 +95,6 @@ def run_ladder(args: argparse.Namespace) -> int:
         fail(f"{total - len(runs)} of {total} runs came back without a result")
         return EXIT_USAGE
     end = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    text = header(args, sets)
     rows = ladder.write(runs, rungs, args.timeout, Path(args.out),
                        text + f"- {plural(total, 'run')} in {time.monotonic() - start:.0f} s "
                               f"of wall time; load average at the end: {end}\n\nRungs:\n\n")
