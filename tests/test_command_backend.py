@@ -149,6 +149,14 @@ def test_read_grids_reads_any_layout_and_judges_nothing():
         read_grids("1" * 80, shape)
 
 
+def test_the_documented_student_solver(tmp_path):
+    """docs/examples/student_solver.py, run as the README's example runs it."""
+    student = Path(__file__).resolve().parents[1] / "docs" / "examples" / "student_solver.py"
+    backend = from_spec(f"command:run={sys.executable} {student} {{file}}")
+    result = backend.solve(puzzle(), time_limit=30)
+    assert result.status is Status.SOLVED and is_solution(puzzle(), result.solutions[0])
+
+
 def bench_rows(out: Path) -> dict[str, set[str]]:
     rows = list(csv.DictReader((out / "results.csv").open()))
     found: dict[str, set[str]] = {}
