@@ -96,6 +96,28 @@ def test_hybrid_marks_the_digits_propagation_deduced():
     assert events[-1]["nodes"] == len(places) > events[-1]["guesses"]
 
 
+class BoardWatcher(trace.Tracer):
+    """A tracer that checks, at each hybrid guess, that its grid is the board of the node the
+    guess is made in: the depth and the deductions it wrote are the search's."""
+
+    def guess(self, cell: int, bit: int, vals) -> None:
+        super().guess(cell, bit, vals)
+        assert self.grid[:cell] + [0] + self.grid[cell + 1:] == list(vals)
+        assert self.levels[-1] == [cell]
+        self.checked += 1
+
+
+@pytest.mark.parametrize("path", ["seeds/001-main.txt", "seeds/000-tutorial.txt"])
+@pytest.mark.parametrize("limit", [1, 2])
+def test_hybrid_guesses_sit_on_the_board_of_their_node(path, limit):
+    hybrid, puzzle = get_backend("hybrid"), grid(path)
+    watcher = BoardWatcher(puzzle, lambda event: None, 10**6)
+    watcher.checked = 0
+    hybrid.tracer = watcher
+    result = hybrid.solve(puzzle, limit=limit)
+    assert watcher.checked == result.stats["guesses"] > 1
+
+
 @pytest.mark.parametrize("name", ["naive", "naive-iterative", "mrv", "hybrid"])
 def test_max_steps_ends_with_a_truncation_and_stops_the_search(name):
     hard = grid("seeds/001-anti-backtracking.txt")  # naive would run for hours

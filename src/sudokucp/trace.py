@@ -2,8 +2,9 @@
 
 A search walks seed 001's tree: each hypothesis opens a node one level deeper (GoForward), a node
 whose children all failed is abandoned and its digit taken back (GoBack). The backends call
-`place(depth, cell, digit)` for a hypothesis, or `guess(depth, cell, bit, vals)` with the board of
-the node it is made in (the hybrid: the digits propagation deduced there come first), and
+`place(depth, cell, digit)` for a hypothesis, or `guess(cell, bit, vals)` with the board of the
+node it is made in (the hybrid: its depth is found from the board, and the digits propagation
+deduced there come first), and
 `backtrack(depth)` for a failed node; solutions reach the tracer through the backend's collector.
 The tracer writes the events, with their counters:
 
@@ -69,12 +70,21 @@ class Tracer:
         self._emit("place", depth, cell=cell, at=cell_name(self.shape, cell), digit=digit,
                    guess=guess)
 
-    def guess(self, depth: int, cell: int, bit: int, vals: Sequence[int]) -> None:
-        """A hypothesis (cell, digit bit) at `depth`, in the node whose digits are `vals`: the
-        node's own deductions are written first (the hybrid's board)."""
-        self._undo(depth - 1)
-        self.settled(depth - 1, vals)
-        self.place(depth, cell, bit.bit_length())
+    def guess(self, cell: int, bit: int, vals: Sequence[int]) -> None:
+        """A hypothesis (cell, digit bit) in the node whose digits are `vals` (the hybrid's
+        board): the node's own deductions are written first."""
+        depth = self.node_of(vals)
+        self._undo(depth)
+        self.settled(depth, vals)
+        self.place(depth + 1, cell, bit.bit_length())
+
+    def node_of(self, vals: Sequence[int]) -> int:
+        """The depth of the open node whose board is `vals`: the hypotheses of its path are
+        placed there, the next open one (a finished sibling's) is not."""
+        for depth, level in enumerate(self.levels):
+            if vals[level[0]] != self.grid[level[0]]:
+                return depth
+        return len(self.levels)
 
     def settled(self, depth: int, vals: Sequence[int]) -> None:
         """The digits of `vals` not yet on the grid, deduced in the node at `depth`."""
