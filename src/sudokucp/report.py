@@ -205,7 +205,8 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
     instances = instances_frame(results) if not empty else pd.DataFrame()
     paths = [out / name for name in ("results.csv", "summary.csv", "scores.csv", "instances.csv",
                                      "cactus.png", "scatter", "summary.md", "report.html")]
-    for path, frame in zip(paths[:4], (results, summary, scores, instances)):
+    atomic_write(paths[0], lambda tmp: results.to_csv(tmp, index=False))  # full precision
+    for path, frame in zip(paths[1:4], (summary, scores, instances)):
         _csv(frame, path)
     timeout = settings.get("timeout")
     cactus(results, paths[4], timeout) if not empty else None
