@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -267,6 +268,28 @@ def test_an_unpinned_set_is_never_downloaded(server, monkeypatch):
     monkeypatch.setitem(BY_NAME, "tiny", DataSet(**{**data.__dict__, "sha256": None}))
     server.files["tiny.txt"] = TINY
     with pytest.raises(datasets.DatasetError, match="no pinned checksum.*datasets add tiny"):
+        datasets.fetch("tiny")
+
+
+def test_a_file_placed_by_hand_is_used_when_it_matches_the_pin(monkeypatch, tmp_path):
+    tiny_set(monkeypatch)
+    monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path))
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "raw" / "tiny.txt").write_bytes(TINY + b"#")
+    with socket_closed() as url:
+        monkeypatch.setenv(datasets.MIRROR_ENV, url)
+        with pytest.raises(datasets.DatasetError, match="no connection"):
+            datasets.fetch("tiny")  # off the pin: downloaded again, which fails here
+        (tmp_path / "raw" / "tiny.txt").write_bytes(TINY)
+        assert len(read_puzzles(datasets.fetch("tiny"))) == 2
+
+
+def test_without_pooch_the_message_names_the_extra_and_the_way_by_hand(monkeypatch, tmp_path):
+    tiny_set(monkeypatch)
+    monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path))
+    monkeypatch.setitem(sys.modules, "pooch", None)  # as if not installed
+    with pytest.raises(datasets.DatasetError, match=r"needs pooch: pip install 'sudoku-cp"
+                                                    r"\[datasets\]'.*datasets add tiny FILE"):
         datasets.fetch("tiny")
 
 
