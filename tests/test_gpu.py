@@ -1,9 +1,11 @@
-"""The gpu backend: its kernel under numba's CUDA simulator, the CPU handover, its refusals.
+"""The gpu backend: its kernel under numba's CUDA simulator (and on a device where there is
+one), the CPU handover, its refusals.
 
 The simulator must be switched on before numba's CUDA target is first imported, and the test
 process imports the real target early (every backend's available() runs at collection), so the
-kernel runs in one child process (this file run as a script, NUMBA_ENABLE_CUDASIM=1) that prints
-what each case returned; the tests judge it here against the judge and the mrv backend.
+kernel runs in a child process (this file run as a script, NUMBA_ENABLE_CUDASIM=1, or =0 for the
+device) that prints what each case returned; the tests judge it here against the judge and the
+mrv backend.
 """
 
 from __future__ import annotations
@@ -99,22 +101,34 @@ def simulate() -> dict:
 
 
 @cache
-def simulated() -> dict:
-    """What the child process printed (skips the test with its reason where it cannot run)."""
+def child(where: str) -> dict:
+    """What the child process printed, run on the simulator or on the device."""
     pytest.importorskip("numba", reason="the gpu backend's kernel needs numba (the [jit] or "
                                         "[gpu] extra)")
-    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1" if where == "simulator" else "0"}
     done = subprocess.run([sys.executable, __file__], capture_output=True, text=True, env=env,
                           timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def sim() -> dict:
-    out = simulated()
+def outcome(where: str) -> dict:
+    """The cases' results on the simulator, or on a CUDA device where there is one (else the
+    test skips with the reason)."""
+    if where == "device":
+        from sudokucp.backends.gpu import Gpu
+
+        if not Gpu.available():
+            pytest.skip(f"no device to run the kernel on: {Gpu.unavailable_reason()}")
+    out = child(where)
     if "skip" in out:
         pytest.skip(out["skip"])
     return out
+
+
+@pytest.fixture(params=["simulator", "device"])
+def ran(request) -> dict:
+    return outcome(request.param)
 
 
 @cache
@@ -140,8 +154,8 @@ def judged(name: str, solution: list[int]) -> bool:
 # --- the kernel, one grid at a time --------------------------------------------------------------
 
 @pytest.mark.parametrize("name", [*SHAPED, *HOLED, HARD, "two", "clash"])
-def test_solve_agrees_with_mrv_and_the_judge(name):
-    got = sim()[f"solve/{name}"]
+def test_solve_agrees_with_mrv_and_the_judge(name, ran):
+    got = ran[f"solve/{name}"]
     count, complete = expected(name)
     assert got["error"] is None
     assert len(got["solutions"]) == count
@@ -151,27 +165,27 @@ def test_solve_agrees_with_mrv_and_the_judge(name):
     assert len({tuple(s) for s in got["solutions"]}) == count
 
 
-def test_the_two_solution_grid_has_two_and_the_clash_none():
+def test_the_two_solution_grid_has_two_and_the_clash_none(ran):
     assert expected("two") == (2, False) and expected("clash") == (0, True)
-    assert sim()["solve/clash"]["status"] == "UNSAT"
+    assert ran["solve/clash"]["status"] == "UNSAT"
 
 
-def test_empty_grid_stops_at_the_limit():
-    got = sim()["solve/empty-4x4"]
+def test_empty_grid_stops_at_the_limit(ran):
+    got = ran["solve/empty-4x4"]
     assert got["status"] == "SOLVED" and not got["complete"] and len(got["solutions"]) == 2
     assert all(judged("empty-4x4", s) for s in got["solutions"])
 
 
 def test_the_simulator_is_not_a_device():
-    assert "simulator" in sim()["reason"]
+    assert "simulator" in outcome("simulator")["reason"]
 
 
 # --- batches, the handover to the CPU, the tail options ----------------------------------------
 
 @pytest.mark.parametrize("label", ["plain", "budget1", "depth1", "givens", "second"])
 @pytest.mark.parametrize("limit", [1, 2])
-def test_every_grid_of_a_batch_is_answered(label, limit):
-    got = sim()[f"batch/{label}/{limit}"]
+def test_every_grid_of_a_batch_is_answered(label, limit, ran):
+    got = ran[f"batch/{label}/{limit}"]
     for i, name in enumerate(got["names"]):
         count, complete = expected(name)
         assert got["counts"][i] == min(count, limit), (label, name)
@@ -180,8 +194,8 @@ def test_every_grid_of_a_batch_is_answered(label, limit):
     assert {"to_device", "kernel", "to_host", "verify", "total"} <= set(got["seconds"])
 
 
-def test_a_tiny_budget_hands_the_hard_grid_to_the_cpu():
-    plain, tiny = sim()["batch/plain/2"], sim()["batch/budget1/2"]
+def test_a_tiny_budget_hands_the_hard_grid_to_the_cpu(ran):
+    plain, tiny = ran["batch/plain/2"], ran["batch/budget1/2"]
     hard = plain["names"].index(HARD)
     assert plain["guesses"][hard] > 1 and not plain["handed"][hard]
     assert tiny["status"][hard] == 2 and tiny["handed"][hard]  # BUDGET, then jit
@@ -190,19 +204,19 @@ def test_a_tiny_budget_hands_the_hard_grid_to_the_cpu():
     assert all(tiny["solutions"][i] == plain["solutions"][i] for i in unique)
 
 
-def test_a_full_stack_hands_the_grid_on():
-    got = sim()["batch/depth1/2"]
+def test_a_full_stack_hands_the_grid_on(ran):
+    got = ran["batch/depth1/2"]
     hard = got["names"].index(HARD)
     assert got["status"][hard] == 3 and got["handed"][hard]  # DEPTH, then jit
 
 
-def test_a_second_launch_takes_what_the_first_left():
-    got = sim()["batch/second/2"]
+def test_a_second_launch_takes_what_the_first_left(ran):
+    got = ran["batch/second/2"]
     assert any(got["handed"]) and "second" in got["seconds"] and "cpu" not in got["seconds"]
 
 
-def test_sorting_by_givens_keeps_the_callers_order():
-    assert sim()["batch/givens/2"]["solutions"] == sim()["batch/plain/2"]["solutions"]
+def test_sorting_by_givens_keeps_the_callers_order(ran):
+    assert ran["batch/givens/2"]["solutions"] == ran["batch/plain/2"]["solutions"]
 
 
 # --- refusals, without a device ----------------------------------------------------------------

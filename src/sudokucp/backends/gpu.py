@@ -128,9 +128,14 @@ class Gpu(Backend):
         return self.options["depth"] or frames(shape)
 
     def warm(self, shape: Shape) -> float:
-        """Compile the kernel for a shape by solving one empty grid; the seconds it took."""
+        """Compile the kernel for a shape and jit's batch search (which takes the grids the
+        kernel leaves) by solving one empty grid with each; the seconds it took."""
+        from sudokucp.backends.jit import Jit
+
         t0 = time.perf_counter()
-        self._launch(_np().zeros((1, shape.cells), _np().uint8), shape, 1, 1, 1)
+        empty = _np().zeros((1, shape.cells), _np().uint8)
+        self._launch(empty, shape, 1, 1, 1)
+        Jit(search="dfs").solve_array(empty, shape, limit=1)
         return time.perf_counter() - t0
 
     def solve(self, puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None,
