@@ -14,6 +14,7 @@ chunks of conflicts (conf_budget) sized to the time left.
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from sudokucp.puzzle import Grid, Puzzle, Shape
 
 # python-sat's solvers that take assumptions and a limit (Lingeling takes no limit, Kissat no
 # assumptions); names as pysat.solvers.SolverNames spells them.
-SOLVERS = ("glucose4", "glucose42", "cadical195", "cadical153", "maplechrono", "maplecm",
+SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "maplechrono", "maplecm",
            "maplesat", "mergesat3", "minisat22")
 GIVENS = ("simplify", "assume")
 FIRST_BUDGET = 1000  # conflicts of CaDiCaL's first chunk when a deadline is set
@@ -90,9 +91,17 @@ def shape_solver(shape: Shape, encoding: str, name: str) -> Assumed:
     if key not in _SHAPES:
         from pysat.solvers import Solver
 
+        if not _SHAPES:
+            atexit.register(release_shapes)
         enc = encode(shape, encoding)
         _SHAPES[key] = Assumed(Solver(name=name, bootstrap_with=enc.cnf()), enc.variables)
     return _SHAPES[key]
+
+
+def release_shapes() -> None:
+    """Delete the cached solvers while python-sat is still loaded (at exit)."""
+    while _SHAPES:
+        _SHAPES.popitem()[1].solver.delete()
 
 
 @dataclass
@@ -147,13 +156,13 @@ class PySAT(Backend):
     """A CDCL solver from python-sat on the shared CNF."""
 
     name = "pysat"
-    description = ("CNF (one variable per cell and digit) solved by Glucose, CaDiCaL, Maple... "
+    description = ("CNF (one variable per cell and digit) solved by CaDiCaL, Glucose, Maple... "
                    "through python-sat; givens simplified in, or assumed on one solver per shape")
     extra = "sat"
     module = "pysat"
     loads = ("pysat.solvers",)
     package = "python-sat"
-    defaults = {"solver": "glucose4", "encoding": "extended", "givens": "simplify"}
+    defaults = {"solver": "cadical195", "encoding": "extended", "givens": "simplify"}
     choices = {"solver": SOLVERS, "encoding": ENCODINGS, "givens": GIVENS}
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
