@@ -15,62 +15,27 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import re
-import statistics
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from common import load_average, machine  # noqa: E402
+from seeds_claims import SEED_RULES, Claim, n, ordering, royle_claims, run_line, solve  # noqa: E402
 
-from sudokucp.backends import from_spec  # noqa: E402
 from sudokucp.check import find_conflicts, is_solution  # noqa: E402
 from sudokucp.files import write_text  # noqa: E402
 from sudokucp.formats import load_puzzles  # noqa: E402
 from sudokucp.puzzle import Puzzle, Shape  # noqa: E402
-from sudokucp.techniques import apply_logic, resolve_techniques  # noqa: E402
 
-SEED_RULES = "singles,locked,naked_pair,naked_triple,naked_quad"  # seed 002: intrus, candidats,
-PAIRS_ONLY = "singles,locked,naked_pair"  # simplifications; its subsets need equal candidate sets
 GRIDS = ROOT / "puzzles" / "seeds"
-
-
-@dataclass
-class Claim:
-    """One checkable statement: what the seed says, what we measure, the verdict and why."""
-
-    seed: str
-    says: str
-    measured: str
-    verdict: str  # agrees, differs, unsaid, unchecked
-    why: str = ""
 
 
 def grid(name: str) -> Puzzle:
     return load_puzzles(GRIDS / name)[0]
-
-
-def solve(spec: str, puzzle: Puzzle, limit: int = 1, seconds: float | None = None):
-    """A result whose solutions were all checked by the judge."""
-    result = from_spec(spec).solve(puzzle, limit=limit, time_limit=seconds, keep=1)
-    assert all(is_solution(puzzle, s) for s in result.solutions), (spec, puzzle.name)
-    return result
-
-
-def n(x: float) -> str:
-    return f"{x:,.0f}"
-
-
-def run_line(spec: str, r) -> str:
-    """'`naive`: solved, 4,209 nodes, 0.04 s' (or 'stopped at the limit after ...')."""
-    nodes = r.stats.get("nodes", r.stats.get("guesses", 0))
-    what = r.status.value if r.status.value != "timeout" else "no answer within the limit"
-    return f"`{spec}`: {what}, {n(nodes)} nodes, {r.seconds:.2f} s"
 
 
 def count_line(puzzle: Puzzle, seconds: float = 20) -> tuple[int, str]:
@@ -283,53 +248,6 @@ def seed_loop(puzzle: Puzzle) -> int:
     return t
 
 
-def royle_claims(s: str, royle: list[Puzzle], sample: int) -> list[Claim]:
-    """The logic shares on royle17, the filled cells when stuck, the third algorithm."""
-    if not royle:
-        return [Claim(s, "royle17 statements", "royle17.txt absent", "unchecked")]
-    outcome = {rules: [apply_logic(p, resolve_techniques(rules)) for p in royle]
-               for rules in (SEED_RULES, PAIRS_ONLY)}
-    seed_share = [o.solved for o in outcome[SEED_RULES]]
-    share = 100 * sum(seed_share) / len(royle)
-    rng = random.Random(2)
-    size = min(5000, len(royle))
-    draws = [100 * statistics.fmean(rng.sample(seed_share, size)) for _ in range(20)]
-    pairs = 100 * sum(o.solved for o in outcome[PAIRS_ONLY]) / len(royle)
-    claims = [Claim(s, "logic solves 4,143 of 5,000 random royle17 grids (82.86%)",
-                    f"{share:.2f}% of all {n(len(royle))} grids with the seed's rules; 20 random "
-                    f"draws of {n(size)}: {min(draws):.2f}% to {max(draws):.2f}%; with naked "
-                    f"pairs as the only subsets: {pairs:.2f}%", "differs",
-                    "a draw of 5,000 moves the share by about 0.5 point, not 1.5: the seed's "
-                    "collection had about 40,000 grids (ours 49,151) and its simplification "
-                    "only catches subsets whose cells hold the same candidates, between our "
-                    "naked pairs and our full naked subsets")]
-    for rules, label in ((SEED_RULES, "the seed's rules"), (PAIRS_ONLY, "naked pairs only")):
-        stuck = [sum(1 for v in o.cells if v) for o in outcome[rules] if not o.solved]
-        says = ("the 857 grids logic leaves are filled to 47.63 cells on average"
-                if rules == SEED_RULES else "(the same, against our rules with naked pairs only)")
-        claims.append(Claim(s, says,
-                            f"{statistics.fmean(stuck):.2f} cells on average over {n(len(stuck))}"
-                            f" stuck grids ({label})", "differs",
-                            "each rule applied to a fixpoint in every unit fills more"))
-    stuck = [p for p, o in zip(royle, outcome[SEED_RULES]) if not o.solved]
-    picked = random.Random(3).sample(stuck, min(sample, len(stuck)))
-    plain, after = [], []
-    for p in picked:
-        filled = Puzzle(p.shape, apply_logic(p, resolve_techniques(SEED_RULES)).cells, p.name)
-        plain.append(solve("naive", p, seconds=5))
-        after.append(solve("naive", filled, seconds=5))
-    claims.append(Claim(s, "backtracking alone can take over a quarter of an hour on a 17-clue "
-                        "grid; after the logic it takes 2.34 s on average (the third algorithm)",
-                        f"{len(picked)} stuck grids, 5 s each: `naive` alone solves "
-                        f"{sum(bool(r.solution) for r in plain)}, after the logic "
-                        f"{sum(bool(r.solution) for r in after)} (median "
-                        f"{1000 * statistics.median(r.seconds for r in after):.1f} ms, median "
-                        "nodes "
-                        f"{n(statistics.median(r.stats['nodes'] for r in after))})",
-                        "agrees", "the order of magnitude, in Python on a shared machine"))
-    return claims
-
-
 def arithmetic(s: str) -> list[Claim]:
     fj = math.factorial(9) * 72**2 * 2**7 * 27_704_267_971
     return [Claim(s, "(9!)^9 = 1.09 × 10^50", f"{math.factorial(9) ** 9:.3e}",
@@ -359,26 +277,6 @@ def verifie(s: str, text: str | None) -> list[Claim]:
 
 
 # --- seeds 003 and 004 ---------------------------------------------------------------------------
-
-def ordering(royle: list[Puzzle], sample: int) -> list[Claim]:
-    """Seed 003's priority queue (static most-constrained-first) and seed 000's sorting, against
-    row-major and dynamic orders on a royle17 sample."""
-    if not royle:
-        return [Claim("003 project", "ordering claims", "royle17.txt absent", "unchecked")]
-    picked = random.Random(4).sample(royle, sample)
-    parts = []
-    for spec in ("naive", "mrv:order=static", "mrv:hidden=false", "csp:propagation=fc:order=mrv"):
-        runs = [solve(spec, p, seconds=2) for p in picked]
-        nodes = n(statistics.median(r.stats["nodes"] for r in runs))
-        bound = "≥ " if any(not r.solution for r in runs) else ""
-        parts.append(f"`{spec}` {sum(bool(r.solution) for r in runs)}/{sample} "
-                     f"(median nodes {bound}{nodes})")
-    return [Claim("003 project", "filling the cells in the order of a priority queue of their "
-                  "constraints (most constrained first, sorted once) reduces the search",
-                  f"royle17, {sample} random grids, 2 s each, solved: " + "; ".join(parts),
-                  "agrees", "sorted once it helps a little over row-major but still times out "
-                  "on most 17-clue grids; re-chosen at every node (MRV) it solves them")]
-
 
 def seed_004(hard: float) -> list[Claim]:
     s = "004 TP"
