@@ -76,6 +76,7 @@ def simulate() -> dict:
     import numpy as np
 
     from sudokucp.backends.gpu import Gpu
+    from sudokucp.formats import read_puzzles
     from sudokucp.puzzle import Puzzle, Shape
 
     cases, out = grids(), {"reason": Gpu.unavailable_reason()}
@@ -85,6 +86,14 @@ def simulate() -> dict:
         out[f"solve/{name}"] = {"status": result.status.name, "complete": result.complete,
                                 "solutions": [list(s) for s in result.solutions],
                                 "error": result.error, "stats": dict(result.stats)}
+    multiple = read_puzzles(PUZZLES / "seeds/004-multiple.txt")[0].puzzle  # 28 solutions
+    empty = Puzzle(Shape(2, 2), (0,) * 16)  # 288: more than the device keeps
+    for label, puzzle, keep in (("all", multiple, None), ("keep3", multiple, 3),
+                                ("empty", empty, None)):
+        result = Gpu().solve(puzzle, limit=0, keep=keep)
+        out[f"count/{label}"] = {"count": result.count, "complete": result.complete,
+                                 "solutions": [list(s) for s in result.solutions],
+                                 "handed": result.stats.get("handed", 0)}
     nines = ["seeds/002-logic-9x9.txt", HARD, "two"]
     array = np.array([cases[n][1] for n in nines])
     for label, options in {"plain": {}, "budget1": {"budget": 1}, "depth1": {"depth": 1},
@@ -174,6 +183,23 @@ def test_empty_grid_stops_at_the_limit(ran):
     got = ran["solve/empty-4x4"]
     assert got["status"] == "SOLVED" and not got["complete"] and len(got["solutions"]) == 2
     assert all(judged("empty-4x4", s) for s in got["solutions"])
+
+
+def test_counting_every_solution_keeps_what_was_asked(ran):
+    from sudokucp.check import is_solution
+    from sudokucp.formats import read_puzzles
+    from sudokucp.puzzle import Puzzle, Shape
+
+    multiple = read_puzzles(PUZZLES / "seeds/004-multiple.txt")[0].puzzle
+    every, three = ran["count/all"], ran["count/keep3"]
+    assert (every["count"], every["complete"], len(every["solutions"])) == (28, True, 28)
+    assert (three["count"], three["complete"], len(three["solutions"])) == (28, True, 3)
+    assert not every["handed"] and not three["handed"]
+    assert all(is_solution(multiple, s) for s in every["solutions"] + three["solutions"])
+    empty = ran["count/empty"]  # 288 solutions, more than the device keeps: jit counts them
+    assert (empty["count"], empty["complete"], empty["handed"]) == (288, True, 1)
+    assert len({tuple(s) for s in empty["solutions"]}) == 288
+    assert all(is_solution(Puzzle(Shape(2, 2), (0,) * 16), s) for s in empty["solutions"])
 
 
 def test_the_simulator_is_not_a_device():

@@ -24,7 +24,7 @@ from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result
 
 NO_BUDGET = 2**31 - 1  # the kernel's budget when the option says none
-MAX_KEEP = 64  # solutions one solve() can keep per grid
+MAX_KEEP = 64  # solutions one solve() keeps on the device; a grid with more goes to jit
 
 
 class WrongSolution(RuntimeError):
@@ -153,24 +153,23 @@ class Gpu(Backend):
         return result
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
-        if not 1 <= limit <= MAX_KEEP:
-            raise NotImplementedError(f"the gpu backend stops at 1 to {MAX_KEEP} solutions per "
-                                      f"grid (limit {limit}); count every solution with jit")
-        np, shape = _np(), puzzle.shape
-        keep = limit if self._keep is None else max(1, min(limit, self._keep))
-        out = self._launch(np.array([puzzle.cells], np.uint8), shape, limit, keep,
-                           self.options["budget"] or NO_BUDGET)
-        sols, count, status, guesses = out
-        stats: dict[str, float] = {"guesses": int(guesses[0])}
         from sudokucp.backends.gpu_kernel import EXHAUSTED, LIMIT
 
-        if status[0] in (EXHAUSTED, LIMIT):
-            found = self.collector()
-            for grid in sols[0, :min(int(count[0]), keep)].tolist():
-                found.append(grid)
-            found.count = int(count[0])
-            return found, bool(status[0] == EXHAUSTED), stats
-        return self._on_cpu(puzzle, limit, deadline, stats)
+        np, shape = _np(), puzzle.shape
+        slots = min(limit or MAX_KEEP, MAX_KEEP, MAX_KEEP if self._keep is None else
+                    max(1, self._keep))
+        sols, count, status, guesses = self._launch(
+            np.array([puzzle.cells], np.uint8), shape, limit, slots,
+            self.options["budget"] or NO_BUDGET)
+        stats: dict[str, float] = {"guesses": int(guesses[0])}
+        found, total = self.collector(), int(count[0])
+        wanted = total if self._keep is None else min(total, self._keep)
+        if status[0] not in (EXHAUSTED, LIMIT) or wanted > slots:  # unfinished, or too many
+            return self._on_cpu(puzzle, limit, deadline, stats)    # solutions to keep them all
+        for grid in sols[0, :min(total, slots)].tolist():
+            found.append(grid)
+        found.count = total
+        return found, bool(status[0] == EXHAUSTED), stats
 
     def _on_cpu(self, puzzle: Puzzle, limit: int, deadline: float | None,
                 stats: dict[str, float]) -> SearchOutcome:
