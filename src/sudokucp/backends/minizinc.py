@@ -88,6 +88,17 @@ class MiniZinc(Backend):
         """Whether the minizinc package imports and finds the minizinc binary."""
         return unavailable_reason() is None
 
+    @classmethod
+    def version(cls) -> str:
+        """MiniZinc's version and the Python package's: 'MiniZinc 2.6.4 (python 0.10.0)'."""
+        package = super().version()
+        if not cls.available():
+            return package
+        import minizinc
+
+        return f"MiniZinc {'.'.join(map(str, minizinc.default_driver.parsed_version))} " \
+               f"(python {package})"
+
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         import minizinc
         from minizinc.error import MiniZincWarning
