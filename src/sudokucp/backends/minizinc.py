@@ -54,6 +54,15 @@ def usable_solvers() -> dict[str, str]:
     return found
 
 
+@cache
+def instance_for(solver_id: str) -> Any:
+    """sudoku.mzn on a solver of the install, without data (MiniZinc reads the model once)."""
+    import minizinc
+
+    model = minizinc.Model(Path(__file__).with_name(MODEL))
+    return minizinc.Instance(minizinc.Solver.lookup(solver_id), model)
+
+
 def grid_of(solution: Any) -> Grid:
     """The cells of one MiniZinc solution, row-major."""
     return tuple(v for line in solution.x for v in line)
@@ -103,14 +112,13 @@ class MiniZinc(Backend):
         import minizinc
         from minizinc.error import MiniZincWarning
 
-        instance = minizinc.Instance(self._solver(), self._model())
         n, shape = puzzle.side, puzzle.shape
-        instance["r"], instance["c"] = shape.box_rows, shape.box_cols
-        instance["dom"] = self.options["domain"]
-        instance["givens"] = [list(puzzle.cells[i * n:(i + 1) * n]) for i in range(n)]
         left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-        with warnings.catch_warnings():  # Gecode 6.2's library trips MiniZinc 2.6's deprecations
-            warnings.simplefilter("ignore", MiniZincWarning)
+        with self._instance().branch() as instance, warnings.catch_warnings():
+            warnings.simplefilter("ignore", MiniZincWarning)  # Gecode 6.2's library is dated
+            instance["r"], instance["c"] = shape.box_rows, shape.box_cols
+            instance["dom"] = self.options["domain"]
+            instance["givens"] = [list(puzzle.cells[i * n:(i + 1) * n]) for i in range(n)]
             result = instance.solve(time_limit=None if left is None else timedelta(seconds=left),
                                     all_solutions=not limit, nr_solutions=limit or None)
         return self._read(minizinc.Status, result, limit, deadline is not None)
@@ -136,14 +144,6 @@ class MiniZinc(Backend):
                 stats[name] = raw[key].total_seconds()
         return stats
 
-    def _solver(self) -> Any:
-        import minizinc
-
-        return minizinc.Solver.lookup(usable_solvers()[self.options["solver"]])
-
-    @staticmethod
-    @cache
-    def _model() -> Any:
-        import minizinc
-
-        return minizinc.Model(Path(__file__).with_name(MODEL))
+    def _instance(self) -> Any:
+        """The model on the chosen solver, analysed once per process; each grid is a branch."""
+        return instance_for(usable_solvers()[self.options["solver"]])
