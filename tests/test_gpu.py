@@ -270,6 +270,8 @@ def test_bad_batches_are_refused_with_a_reason():
         Gpu().solve_array(np.zeros((2, 16)), Shape(2, 3))
     with pytest.raises(ValueError, match="grid 1 holds a value outside 0-4"):
         Gpu().solve_array(np.array([[0] * 16, [5] + [0] * 15]), Shape(2, 2))
+    with pytest.raises(ValueError, match="whole numbers, not of float64"):
+        Gpu().solve_array(np.full((1, 16), 1.5), Shape(2, 2))
     with pytest.raises(ValueError, match="limit 1 or 2"):
         Gpu().solve_array(np.zeros((1, 16)), Shape(2, 2), limit=0)
     with pytest.raises(OptionError, match="order"):

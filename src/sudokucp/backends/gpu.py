@@ -298,8 +298,10 @@ def _checked(np: Any, grids: Any, shape: Shape) -> Any:
     if grids.ndim != 2 or grids.shape[1] != shape.cells or grids.shape[0] == 0:
         raise ValueError(f"expected a non-empty array of {shape} grids ({shape.cells} columns), "
                          f"not one of shape {grids.shape}")
-    bad = np.flatnonzero(((grids < 0) | (grids > shape.side)).any(axis=1))
-    if bad.size:
+    if grids.dtype.kind not in "iub":
+        raise ValueError(f"expected grids of whole numbers, not of {grids.dtype}")
+    if grids.min() < 0 or grids.max() > shape.side:  # two reductions; the rows only then
+        bad = np.flatnonzero(((grids < 0) | (grids > shape.side)).any(axis=1))
         raise ValueError(f"grid {bad[0]} holds a value outside 0-{shape.side} "
                          f"({bad.size} grids do)")
     return np.ascontiguousarray(grids, np.uint8)
