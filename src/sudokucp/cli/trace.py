@@ -20,7 +20,7 @@ from sudokucp.cli.common import (
     size_arg,
     source_label,
 )
-from sudokucp.puzzle import Puzzle
+from sudokucp.puzzle import Puzzle, Shape
 
 
 def add_trace(sub: argparse._SubParsersAction) -> None:
@@ -49,13 +49,14 @@ def add_trace(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_trace)
 
 
-def pick(source: str, index: int, shape: object) -> Puzzle:
+def pick(source: str, index: int, shape: Shape | None) -> Puzzle:
     """The index-th grid of the file (from 1); an unreadable one is a usage error."""
-    for number, entry in enumerate(read_entries(source, shape), 1):  # type: ignore[arg-type]
+    number = 0
+    for number, entry in enumerate(read_entries(source, shape), 1):
         if number == index:
-            if entry.error is not None:
+            if entry.error is not None or entry.puzzle is None:
                 raise CommandError(f"{source_label(source)}: {entry.error}")
-            return entry.puzzle  # type: ignore[return-value]
+            return entry.puzzle
     raise CommandError(f"{source_label(source)}: no grid number {index} "
                        f"(the file holds {number})")
 
@@ -97,7 +98,7 @@ def run_trace(args: argparse.Namespace) -> int:
     return EXIT_OK if finished and ends[-1]["status"] == "solved" else EXIT_UNSOLVED
 
 
-def write_page(path: Path, events: list) -> None:
+def write_page(path: Path, events: list[dict]) -> None:
     from sudokucp import replay
     from sudokucp.files import write_text
 
