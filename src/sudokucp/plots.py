@@ -91,22 +91,21 @@ def border_ms(results: pd.DataFrame, timeout: float | None) -> float:
 def scatter_figure(results: pd.DataFrame, a: str, b: str, timeout: float | None = None) -> Any:
     """`a`'s time (x) against `b`'s (y) per puzzle, log-log, one colour per dataset; unsolved
     runs on the border, the time limit dashed, the diagonal and 10x lines dotted."""
-    edge = border_ms(results, timeout)
-    both = paired_times(results, a, b, edge)
-    fig, ax = _pyplot().subplots(figsize=(5, 5))
-    for dataset, group in both.groupby("dataset", sort=True):
-        lost = (group[a] >= edge) | (group[b] >= edge)
-        ax.scatter(group.loc[~lost, a], group.loc[~lost, b], s=10, alpha=0.7, label=dataset)
-        color = ax.collections[-1].get_facecolor()[0]
-        ax.scatter(group.loc[lost, a], group.loc[lost, b], s=22, marker="x", color=color)
-    _frame_scatter(ax, both, a, b, edge, timeout)
+    fig, ax, edge = scatter_axes(results, timeout)
+    draw_pair(ax, results, a, b, edge)
     return fig
 
 
-def _frame_scatter(ax: Any, both: pd.DataFrame, a: str, b: str, edge: float,
-                   timeout: float | None) -> None:
-    low = max(min(float(both[[a, b]].min().min()) if len(both) else 1.0, edge) / 2, MIN_MS)
+def scatter_axes(results: pd.DataFrame, timeout: float | None) -> tuple[Any, Any, float]:
+    """An empty scatter plot whose axes fit every backend's times (so all pairs share them):
+    the figure, its axes and the border where unsolved runs sit."""
+    from matplotlib.ticker import FuncFormatter
+
+    edge = border_ms(results, timeout)
+    solved = results.loc[solved_mask(results), "seconds"].astype(float) * 1000
+    low = max(min(float(solved.min()) if len(solved) else 1.0, edge) / 2, MIN_MS)
     high = edge * 1.6
+    fig, ax = _pyplot().subplots(figsize=(5, 5))
     line = np.array([low, high])
     ax.plot(line, line, color="black", linewidth=0.8)
     for factor in (10, 0.1):
@@ -115,16 +114,33 @@ def _frame_scatter(ax: Any, both: pd.DataFrame, a: str, b: str, edge: float,
         for draw in (ax.axvline, ax.axhline):
             draw(timeout * 1000, color="black", linestyle="--", linewidth=0.8)
     ax.set(xscale="log", yscale="log", xlim=(low, high), ylim=(low, high), aspect="equal")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.minorticks_off()  # a tick per decade is enough, and minor ticks cost most of the drawing
+    for axis in (ax.xaxis, ax.yaxis):  # plain numbers: mathtext labels cost more than the rest
+        axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    return fig, ax, edge
+
+
+def draw_pair(ax: Any, results: pd.DataFrame, a: str, b: str, edge: float) -> list[Any]:
+    """The points of one pair on `ax`, with its labels, title and legend; the artists added."""
+    both = paired_times(results, a, b, edge)
+    added = []
+    for index, (dataset, group) in enumerate(both.groupby("dataset", sort=True)):
+        lost = (group[a] >= edge) | (group[b] >= edge)
+        color = f"C{index % 10}"
+        added.append(ax.scatter(group.loc[~lost, a], group.loc[~lost, b], s=10, alpha=0.7,
+                                color=color, label=dataset))
+        added.append(ax.scatter(group.loc[lost, a], group.loc[lost, b], s=22, marker="x",
+                                color=color))
     ax.set_xlabel(f"{a} (ms, log scale)")
     ax.set_ylabel(f"{b} (ms, log scale)")
     faster = int((both[b] < both[a]).sum())
     ax.set_title(f"{a} against {b}: {len(both)} puzzles\n{b} faster on {faster} (below the "
                  f"diagonal); unsolved on the border ({edge / 1000:g} s)", fontsize="small")
-    ax.grid(True, which="major", alpha=0.3)
-    ax.minorticks_off()  # a tick per decade is enough, and minor ticks cost most of the drawing
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=4,
-                  frameon=False, markerscale=1.5)
+    if added:
+        added.append(ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.13),
+                               ncol=4, frameon=False, markerscale=1.5))
+    return added
 
 
 def scatter_name(a: str, b: str) -> str:
@@ -135,13 +151,15 @@ def scatter_name(a: str, b: str) -> str:
     return f"{safe(a)}_vs_{safe(b)}.png"
 
 
-def save_png(fig: Any, path: Path, dpi: int = 110) -> None:
-    """The figure as a PNG at `path`, written whole or not at all; the figure is closed."""
+def save_png(fig: Any, path: Path, dpi: int = 110, keep: bool = False) -> None:
+    """The figure as a PNG at `path`, written whole or not at all; the figure is then closed,
+    unless `keep`."""
     try:
         atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=dpi, format="png",
                                                    bbox_inches="tight"))
     finally:
-        _pyplot().close(fig)
+        if not keep:
+            _pyplot().close(fig)
 
 
 def cactus(results: pd.DataFrame, path: Path, timeout: float | None = None) -> None:
@@ -151,12 +169,20 @@ def cactus(results: pd.DataFrame, path: Path, timeout: float | None = None) -> N
 
 def scatters(results: pd.DataFrame, folder: Path, timeout: float | None = None
              ) -> dict[tuple[str, str], Path]:
-    """A scatter plot per pair of backends in `folder` (the folder's other PNGs removed)."""
+    """A scatter plot per pair of backends in `folder` (the folder's other PNGs removed); one
+    figure serves every pair, its points swapped between files."""
     folder.mkdir(parents=True, exist_ok=True)
     made = {}
-    for a, b in pairs(results):
-        made[a, b] = folder / scatter_name(a, b)
-        save_png(scatter_figure(results, a, b, timeout), made[a, b], dpi=80)
+    fig, ax, edge = scatter_axes(results, timeout)
+    try:
+        for a, b in pairs(results):
+            made[a, b] = folder / scatter_name(a, b)
+            added = draw_pair(ax, results, a, b, edge)
+            save_png(fig, made[a, b], dpi=80, keep=True)
+            for artist in added:
+                artist.remove()
+    finally:
+        _pyplot().close(fig)
     for old in set(folder.glob("*.png")) - set(made.values()):
         old.unlink()
     return made
