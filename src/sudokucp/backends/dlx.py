@@ -9,7 +9,8 @@ placement, size[h] the nodes left in column h. Node 0 is the root, nodes 1..4n^2
 Covering a column unlinks it from the headers and every row meeting it from the other columns;
 uncovering relinks them in the reverse order, which is the whole trick ("dancing links").
 The givens are covered before the search; the search picks the column with the fewest rows
-(Knuth's rule) and tries each of its rows. Stats: nodes = rows tried, guesses = rows tried in
+(Knuth's rule) and tries each of its rows. Columns are remembered as their size drops to one or
+none (`low`), so most choices (the forced ones) need no walk along the headers. Stats: nodes = rows tried, guesses = rows tried in
 columns that offered two or more.
 """
 
@@ -78,16 +79,20 @@ def dance(m: Matrix, placed: list[int], n: int, limit: int, deadline: float | No
     top, row = m.top, m.row
     grid = [0] * (n * n)
     chosen: list[int] = []
+    low: list[int] = []  # columns whose size dropped to 1 or 0, most recent last: a hint
     nodes = guesses = 0
 
-    def cover(h: int, L=L, R=R, U=U, D=D, size=size, top=top) -> None:
+    def cover(h: int, L=L, R=R, U=U, D=D, size=size, top=top, low=low) -> None:
         R[L[h]], L[R[h]] = R[h], L[h]
         i = D[h]
         while i != h:
             j = R[i]
             while j != i:
                 D[U[j]], U[D[j]] = D[j], U[j]
-                size[top[j]] -= 1
+                c = top[j]
+                size[c] -= 1
+                if size[c] < 2:
+                    low.append(c)
                 j = R[j]
             i = D[i]
 
@@ -102,13 +107,18 @@ def dance(m: Matrix, placed: list[int], n: int, limit: int, deadline: float | No
             i = U[i]
         R[L[h]] = L[R[h]] = h
 
-    def smallest(R=R, size=size) -> int:
-        """The column with the fewest rows left (the first with none or one)."""
-        best, low, h = 0, n + 1, R[0]
+    def smallest(L=L, R=R, size=size, low=low) -> int:
+        """The column with the fewest rows left: one remembered with one or none if still there,
+        else the first with the fewest found by walking the headers."""
+        while low:
+            h = low.pop()
+            if size[h] < 2 and R[L[h]] == h:
+                return h
+        best, fewest, h = 0, n + 1, R[0]
         while h:
-            if size[h] < low:
-                best, low = h, size[h]
-                if low <= 1:
+            if size[h] < fewest:
+                best, fewest = h, size[h]
+                if fewest <= 1:
                     break
             h = R[h]
         return best

@@ -1,5 +1,7 @@
 """One MiniZinc model (sudoku.mzn: all_different per unit, the givens as data) solved through the
-`minizinc` package by a solver of the MiniZinc install (Gecode by default).
+`minizinc` package by a solver of the MiniZinc install (Gecode by default). The model branches on
+dom/wdeg (the smallest domain over the constraints' failure weights), which on the Gecode 25x25
+grids tried beat first_fail by orders of magnitude.
 
 The toolchain is not on PyPI: the backend is available only where the `minizinc` binary is found
 (Debian/Ubuntu: `apt-get install minizinc flatzinc`). Each solve runs MiniZinc once: flattening,
