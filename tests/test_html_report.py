@@ -145,3 +145,17 @@ def test_bench_writes_the_scores_the_plots_and_the_page(tmp_path):
     assert {"scores.csv", "instances.csv", "scatter", "report.html"} <= names
     assert (tmp_path / "out" / "scatter" / "hybrid_vs_mrv.png").exists()
     assert "virtual best" in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_the_page_keeps_status_differences_first_when_it_cuts_the_table(monkeypatch):
+    import pandas as pd
+
+    from sudokucp import report
+
+    monkeypatch.setattr(report, "PAGE_INSTANCES", 2)
+    table = pd.DataFrame({"puzzle": ["a", "b", "c", "d"], "reason": ["time", "status", "time",
+                                                                      "status, time"],
+                          "ratio": [500.0, float("nan"), 20.0, 12.0]})
+    assert report.page_instances(table)["puzzle"].tolist() == ["d", "b"]
+    assert "shows 2 of the 4 puzzles" in report._cut_note(table)
+    assert report.page_instances(table.head(2)).equals(table.head(2))

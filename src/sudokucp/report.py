@@ -88,7 +88,8 @@ NOTES = {  # what each table holds, in summary.md and report.html alike
                "time limit (their PAR-2 time); the dashed lines mark the limit, the solid line "
                "equal times, the dotted lines 10x either way.",
 }
-SHOWN_INSTANCES = 20  # rows of the instance table in summary.md (all of them in the CSV, HTML)
+SHOWN_INSTANCES = 20  # rows of the instance table in summary.md (all of them in the CSV)
+PAGE_INSTANCES = 5000  # rows of the instance table in report.html, at most
 
 
 def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapping[str, Any],
@@ -215,10 +216,28 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
     write_text(paths[6], markdown(summary, disagreements, settings, problems, scores=scores,
                                   instances=instances, scatters=names))
     lines = [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements]
-    page = Page(settings_lines(settings), scores, summary, instances,
-                paths[4] if not empty else None, plots, lines, list(problems), NOTES)
+    page = Page(settings_lines(settings), scores, summary, page_instances(instances),
+                paths[4] if not empty else None, plots, lines, list(problems),
+                NOTES | {"instances": NOTES["instances"] + _cut_note(instances)})
     write_text(paths[7], render(page))
     return [p for p in paths if p.exists() and (p.is_file() or plots)]
+
+
+def page_instances(instances: pd.DataFrame) -> pd.DataFrame:
+    """The instance table as the page shows it: at most PAGE_INSTANCES rows, those whose statuses
+    differ first, then the largest ratios (a page of a hundred thousand rows would not open)."""
+    if len(instances) <= PAGE_INSTANCES:
+        return instances
+    order = instances.assign(_status=instances["reason"].str.startswith("status"))
+    order = order.sort_values(["_status", "ratio"], ascending=False, kind="stable")
+    return order.drop(columns="_status").head(PAGE_INSTANCES)
+
+
+def _cut_note(instances: pd.DataFrame) -> str:
+    if len(instances) <= PAGE_INSTANCES:
+        return ""
+    return (f" The page shows {PAGE_INSTANCES} of the {len(instances)} puzzles (status "
+            f"differences first, then the largest ratios); `instances.csv` has every one.")
 
 
 def _csv(frame: pd.DataFrame, path: Path) -> None:
