@@ -10,7 +10,8 @@ from typing import IO, Any
 class Progress:
     """Call it once per finished run; silent when the stream is not a terminal."""
 
-    def __init__(self, total: int, stream: IO[str] = sys.stderr, width: int = 30) -> None:
+    def __init__(self, total: int, stream: IO[str] | None = None, width: int = 30) -> None:
+        stream = sys.stderr if stream is None else stream  # the one of now, not of the import
         self.total, self.stream, self.width = total, stream, width
         self.done, self.start = 0, time.monotonic()
         self.active = total > 0 and stream.isatty()
