@@ -276,6 +276,10 @@ def test_bad_batches_are_refused_with_a_reason():
         Gpu().solve_array(np.zeros((1, 16)), Shape(2, 2), limit=0)
     with pytest.raises(OptionError, match="order"):
         Gpu(order="random")
+    with pytest.raises(OptionError, match="'block' of 'gpu' takes 1 to 1024, not 2048"):
+        Gpu(block=2048)
+    with pytest.raises(OptionError, match="'budget'"):
+        Gpu(budget=-1)
 
 
 def test_the_benchmark_says_why_it_cannot_run_without_a_device():

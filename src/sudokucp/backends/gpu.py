@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from sudokucp.backends.base import Backend, SearchOutcome
+from sudokucp.backends.base import Backend, OptionError, SearchOutcome
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result
 
@@ -69,6 +69,11 @@ class Gpu(Backend):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
+        for key, low, high in (("budget", 0, NO_BUDGET), ("depth", 0, 4096), ("block", 1, 1024),
+                               ("second", 0, NO_BUDGET)):
+            if not low <= self.options[key] <= high:
+                raise OptionError(f"option {key!r} of 'gpu' takes {low} to {high}, not "
+                                  f"{self.options[key]}")
         self._compiled: set[tuple[Shape, int]] = set()  # (shape, depth) launched once already
 
     @classmethod
