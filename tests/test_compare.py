@@ -132,3 +132,15 @@ def test_bad_folders_and_options_are_refused_in_one_line(old, tmp_path):
         done = _cli(*args)
         assert done.returncode == 2 and message in done.stderr, done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_the_changed_runs_show_the_nodes_of_both_searches():
+    from sudokucp.compare import shown_runs
+
+    old, new = _pair(0.010, 0.5)
+    old = [dataclasses.replace(old[0], stats={"nodes": 120})]
+    new = [dataclasses.replace(new[0], stats={"nodes": 120})]
+    table = shown_runs(compare(old, new))
+    assert table.iloc[0][["old", "new", "nodes_old", "nodes_new", "change"]].tolist() == [
+        "10 ms", "500 ms", 120, 120, "slower"]  # the same search: the time is the machine's
+    assert "nodes_old" not in shown_runs(compare(*_pair(0.010, 0.5))).columns

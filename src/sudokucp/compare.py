@@ -20,7 +20,7 @@ SLOWER = 2.0  # a run regressed when it takes more than this many times as long
 FLOOR_MS = 10.0  # times under this count as this much when two runs are compared
 NEWLY_UNSOLVED, SLOWER_RUN = "newly unsolved", "slower"
 REGRESSIONS = (NEWLY_UNSOLVED, SLOWER_RUN)
-KEPT = ["key", "backend", "dataset", "puzzle", "hash", "status", "seconds", "timeout"]
+KEPT = ["key", "backend", "dataset", "puzzle", "hash", "status", "seconds", "timeout", "nodes"]
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,8 @@ def compare(old: Sequence[Row], new: Sequence[Row], slower: float = SLOWER,
 
 def _frame(rows: Sequence[Row]) -> pd.DataFrame:
     """A line per run key (the last one logged): its status, milliseconds, PAR-2 seconds."""
-    frame = pd.DataFrame([{**row.record(), "key": row.key} for row in rows], columns=KEPT)
+    frame = pd.DataFrame([{**row.record(), "key": row.key, "nodes": row.stats.get("nodes")}
+                          for row in rows], columns=KEPT)
     frame = frame.drop_duplicates("key", keep="last")
     return frame.assign(ok=solved_mask(frame), ms=frame["seconds"].astype(float) * 1000,
                         par2=penalised_seconds(frame))
@@ -95,10 +96,16 @@ def _per_backend(runs: pd.DataFrame, before: pd.DataFrame, after: pd.DataFrame) 
 
 
 def shown_runs(comparison: Comparison) -> pd.DataFrame:
-    """The changed runs as a table to print: statuses, milliseconds, ratio, change."""
-    table = comparison.changes.assign(old=_cell(comparison.changes, "old"),
-                                      new=_cell(comparison.changes, "new"))
-    return table[["backend", "dataset", "puzzle", "old", "new", "ratio", "change"]]
+    """The changed runs as a table to print: statuses, milliseconds, ratio, change, and the
+    search nodes on both sides where the backend counts them (equal nodes: the same search, so a
+    time change is the machine's)."""
+    changes = comparison.changes
+    table = changes.assign(old=_cell(changes, "old"), new=_cell(changes, "new"))
+    columns = ["backend", "dataset", "puzzle", "old", "new", "ratio", "change"]
+    if changes[["nodes_old", "nodes_new"]].notna().any().any():
+        table = table.astype({"nodes_old": "Int64", "nodes_new": "Int64"})
+        columns[5:5] = ["nodes_old", "nodes_new"]
+    return table[columns]
 
 
 def _cell(runs: pd.DataFrame, side: str) -> pd.Series:
