@@ -259,6 +259,18 @@ def test_unavailable_with_its_reason_where_there_is_no_device():
         get_backend("gpu")
 
 
+def test_solve_without_a_device_is_an_error_result_not_a_crash():
+    from sudokucp.backends.gpu import Gpu
+    from sudokucp.puzzle import Puzzle, Shape
+    from sudokucp.result import Status
+
+    if Gpu.available():
+        pytest.skip(f"a CUDA device is present: {Gpu.device()}")
+    pytest.importorskip("numba", reason="without numba the search fails at its import")
+    result = Gpu().solve(Puzzle(Shape(2, 2), (0,) * 16))
+    assert result.status is Status.ERROR and result.error
+
+
 def test_bad_batches_are_refused_with_a_reason():
     import numpy as np
 

@@ -16,7 +16,7 @@ the grids sorted by their number of givens (neighbouring threads then search ali
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from sudokucp.backends.base import Backend, OptionError, SearchOutcome
@@ -148,13 +148,14 @@ class Gpu(Backend):
         """As Backend.solve, with the kernel compiled first so that `seconds` never holds it."""
         compiled, key = 0.0, (puzzle.shape, self.options["depth"])
         if key not in self._compiled:
-            compiled = self.warm(puzzle.shape)
-            self._compiled.add(key)
+            try:
+                compiled = self.warm(puzzle.shape)
+                self._compiled.add(key)
+            except Exception:  # noqa: BLE001 - the search meets it again and reports it
+                pass
         result = super().solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
         if compiled:
-            result = Result(result.backend, result.puzzle, result.status, result.solutions,
-                            result.complete, result.seconds,
-                            {**result.stats, "compile_s": compiled}, result.error, result.found)
+            result = replace(result, stats={**result.stats, "compile_s": compiled})
         return result
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
