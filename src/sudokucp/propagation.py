@@ -6,7 +6,8 @@ Glossary: n = side, t = the shape's Tables, b = a Board; bit = 1 << (d - 1) stan
 cand[c] = candidate mask of cell c (0 once placed), vals[c] = digit placed in c (0 = open),
 free[u] = mask of the digits unit u still lacks (as in MRV), open = cells still open,
 dirty = units (bit u) where a cell lost a candidate since they were last searched for hidden
-singles, todo = (cell, bit) pairs queued for placement, tally = [naked singles, hidden singles]
+singles, moved = units where a cell lost a candidate since the last locked sweep looked at them,
+todo = (cell, bit) pairs queued for placement, tally = [naked singles, hidden singles]
 placed by settle. Nothing here is fixed to 9x9: the tables cover any r x c boxes.
 
 A contradiction is a return value, as in Norvig's solver: `False`, and only `False` (an open cell
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, reduce
-from operator import or_
+from operator import itemgetter, or_
 from typing import Literal, NamedTuple
 
 from sudokucp.puzzle import Puzzle, Shape, geometry
@@ -43,6 +44,7 @@ class Tables:
     reach: tuple[int, ...]  # per cell, the unit bits of the cell and of all its peers
     box_groups: tuple[tuple[int, ...], ...]  # crossings of a box with its rows, with its columns
     line_groups: tuple[tuple[int, ...], ...]  # crossings of a row or a column with the boxes
+    peer_read: tuple[Callable[[list[int]], tuple[int, ...]], ...]  # per cell: cand -> its peers'
 
 
 @cache
@@ -65,7 +67,8 @@ def tables(shape: Shape) -> Tables:
     reach = tuple(reduce(or_, (unit_bits[p] for p in peers), unit_bits[c])
                   for c, peers in enumerate(g.peers))
     return Tables(n, (1 << n) - 1, g.units, g.cell_units, g.peers, tuple(crossings), unit_bits,
-                  reach, tuple(box_groups), tuple(tuple(group) for group in line_groups))
+                  reach, tuple(box_groups), tuple(tuple(group) for group in line_groups),
+                  tuple(itemgetter(*peers) for peers in g.peers))
 
 
 @dataclass(eq=False, slots=True)
@@ -78,10 +81,12 @@ class Board:
     free: list[int]
     open: int
     dirty: int = 0
+    moved: int = -1  # every unit
 
     def copy(self) -> Board:
         """An independent board in the same state."""
-        return Board(self.t, self.cand[:], self.vals[:], self.free[:], self.open, self.dirty)
+        return Board(self.t, self.cand[:], self.vals[:], self.free[:], self.open, self.dirty,
+                     self.moved)
 
 
 class Step(NamedTuple):
@@ -131,6 +136,7 @@ def place(b: Board, cell: int, bit: int) -> bool:
     for u in t.cell_units[cell]:
         free[u] ^= bit  # an open cell holds only digits its units lack
     b.dirty |= t.reach[cell]
+    b.moved |= t.reach[cell]
     for p in t.peers[cell]:
         m = cand[p]
         if m & bit:
@@ -154,6 +160,7 @@ def eliminate(b: Board, cells: Sequence[int], mask: int) -> list[tuple[int, int]
                 return False
             cand[c] = m
             b.dirty |= unit_bits[c]
+            b.moved |= unit_bits[c]
             out.extend((c, d) for d in digits_of(gone))
     return out
 
@@ -205,7 +212,7 @@ def settle(b: Board, todo: list[Place], tally: list[int] | None = None) -> bool:
     t = b.t
     peers, cell_units, units, unit_bits = t.peers, t.cell_units, t.units, t.unit_bits
     cand, vals, free = b.cand, b.vals, b.free
-    left, dirty = b.open, b.dirty
+    left, dirty, moved = b.open, b.dirty, b.moved
     naked = hidden = 0
     try:
         while True:
@@ -236,6 +243,7 @@ def settle(b: Board, todo: list[Place], tally: list[int] | None = None) -> bool:
                             naked += 1
             if not left:
                 return True
+            moved |= dirty
             while dirty:  # the first dirty unit with lone digits queues them all
                 low = dirty & -dirty
                 dirty ^= low
@@ -265,60 +273,86 @@ def settle(b: Board, todo: list[Place], tally: list[int] | None = None) -> bool:
             if not todo:
                 return True
     finally:
-        b.open, b.dirty = left, dirty
+        b.open, b.dirty, b.moved = left, dirty, moved | dirty
         if tally is not None:
             tally[0] += naked
             tally[1] += hidden
 
 
 def locked(b: Board, todo: list[Place], counts: dict[str, int]) -> bool:
-    """Pointing and claiming in one sweep over the box-line crossings; False on a contradiction.
+    """Pointing and claiming over the box-line crossings of the units in b.moved (where a cell lost
+    a candidate since the last sweep); False on a contradiction.
 
     A digit found in one crossing only among those of a box (of a line) leaves the rest of the line
-    (of the box). Cells left with one candidate join `todo`, the units of the cells that lost
-    candidates join b.dirty, counts["pointing"] and counts["claiming"] grow by the (crossing,
-    digit) patterns that removed something. Eliminations from a sweep gone stale stay sound:
-    candidates only shrink."""
-    t, cand = b.t, b.cand
-    crossings, unit_bits = t.crossings, t.unit_bits
-    dirty = b.dirty
+    (of the box): only a box's own candidates decide its pointing, a line's its claiming. Cells
+    left with one candidate join `todo`, the units of the cells that lost candidates join b.dirty
+    and b.moved, counts["pointing"] and counts["claiming"] grow by the (crossing, digit) patterns
+    that removed something. Eliminations from a sweep gone stale stay sound: candidates only
+    shrink."""
+    t = b.t
+    n, moved = t.n, b.moved & ((1 << (3 * t.n)) - 1)
+    b.moved = 0
+    boxes, lines = moved >> 2 * n, moved & ((1 << 2 * n) - 1)
+    pointing = claiming = 0
+    while boxes:
+        low = boxes & -boxes
+        boxes ^= low
+        box = low.bit_length() - 1
+        for group in t.box_groups[2 * box:2 * box + 2]:
+            found = _lock(b, group, 2, todo)
+            if found is False:
+                return False
+            pointing += found
+    while lines:
+        low = lines & -lines
+        lines ^= low
+        found = _lock(b, t.line_groups[low.bit_length() - 1], 1, todo)
+        if found is False:
+            return False
+        claiming += found
+    counts["pointing"] += pointing
+    counts["claiming"] += claiming
+    return True
+
+
+def _lock(b: Board, group: tuple[int, ...], rest: int, todo: list[Place]) -> int | Literal[False]:
+    """One group of crossings (of a box with its rows or columns, or of a line with the boxes):
+    a digit in one crossing only leaves that crossing's `rest` (2: the line's, 1: the box's).
+    The (crossing, digit) patterns that removed something; False on a contradiction."""
+    cand, crossings, unit_bits = b.cand, b.t.crossings, b.t.unit_bits
     seen = []
-    for inter, _, _ in crossings:
+    once = twice = 0
+    for k in group:
         m = 0
-        for c in inter:
+        for c in crossings[k][0]:
             m |= cand[c]
         seen.append(m)
-    for name, groups, rest in (("pointing", t.box_groups, 2), ("claiming", t.line_groups, 1)):
-        found = 0
-        for group in groups:
-            once = twice = 0
-            for k in group:
-                m = seen[k]
-                twice |= once & m
-                once |= m
-            lone = once & ~twice
-            if not lone:
-                continue
-            for k in group:
-                digits = seen[k] & lone
-                if not digits:
-                    continue
-                removed = 0
-                for c in crossings[k][rest]:
-                    m = cand[c]
-                    if m & digits:
-                        removed |= m & digits
-                        m &= ~digits
-                        if not m:
-                            return False
-                        cand[c] = m
-                        dirty |= unit_bits[c]
-                        if not m & (m - 1):
-                            todo.append((c, m))
-                found += removed.bit_count()  # one pattern per crossing and digit
-        counts[name] += found
-    b.dirty = dirty
-    return True
+        twice |= once & m
+        once |= m
+    lone = once & ~twice
+    if not lone:
+        return 0
+    found, dirty = 0, 0
+    for k, m in zip(group, seen):
+        digits = m & lone
+        if not digits:
+            continue
+        removed = 0
+        for c in crossings[k][rest]:
+            m = cand[c]
+            if m & digits:
+                removed |= m & digits
+                m &= ~digits
+                if not m:
+                    return False
+                cand[c] = m
+                dirty |= unit_bits[c]
+                if not m & (m - 1):
+                    todo.append((c, m))
+        found += removed.bit_count()  # one pattern per crossing and digit
+    b.dirty |= dirty
+    b.moved |= dirty
+    return found
 
 
 def propagate(b: Board, todo: list[Place], extra: Sequence[tuple[str, Technique]],

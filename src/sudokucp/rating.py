@@ -16,7 +16,8 @@ easiest first, as QQWing tries them); only when they get stuck does it run every
 counts are then the ones reported. Because every technique only removes candidates, a puzzle the
 six cannot finish needs one of the others (or a guess) on any path: the class is expert exactly
 when QQWing would have guessed, whatever order our engine tries techniques in. The hybrid's
-guesses are counted with the same six techniques at its root: an expert puzzle always makes it
+guesses are counted with the same six techniques at its root, branching by Knuth's rule (the
+hybrid's `smallest`, kept so that the counts stay comparable): an expert puzzle always makes it
 guess, as QQWing would, and a hybrid whose root reaches the logic engine's fixpoint guesses on no
 other. QQWing rates 9x9 only; the rules apply to any shape.
 """
@@ -77,7 +78,7 @@ def hybrid_guesses(puzzle: Puzzle) -> int | None:
     from sudokucp.backends import get_backend
 
     try:
-        backend = get_backend("hybrid", techniques=",".join(QQWING))
+        backend = get_backend("hybrid", techniques=",".join(QQWING), branch="smallest")
     except Exception:  # not written or not installed: the column stays empty
         return None
     result = backend.solve(puzzle, limit=1)

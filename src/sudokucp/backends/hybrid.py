@@ -5,11 +5,15 @@ and hidden singles, `locked` sweeps pointing and claiming over the box-line cros
 other techniques come from sudokucp.techniques; `propagate` retries the singles after any success,
 then the easiest technique first.
 
-The search branches on the smallest choice, as Knuth's exact-cover rule does: the open cell with
-the fewest candidates or, when that is three or more, a digit with only two (or three) places left
-in a unit. Each alternative but the last runs on a copy of the board; an explicit stack keeps deep
-25x25 searches free of recursion. Every deduction holds in every solution, so counts with limit 2
-or 0 are exact. The clock is read every 16 guesses (not CHECK_EVERY: a guess costs a settle).
+The search branches by the rule of option `branch` (backends/hybrid_branch.py): `degree` (the
+default) takes the open cell with the fewest candidates, ties going to the one with the most open
+peers; `smallest` is Knuth's exact-cover rule (the fewest candidates or, from three up, a digit
+with two or three places left in a unit), the rule before `degree` and the rater's; `cell`,
+`degree_unit` and `wdeg` (dom/wdeg: weights grown where guesses were refuted) are the others
+measured in reports/hybrid.md. Each alternative but the last runs on a copy of the board; an
+explicit stack keeps deep 25x25 searches free of recursion. Every deduction holds in every
+solution, so counts with limit 2 or 0 are exact. The clock is read every 16 guesses (not
+CHECK_EVERY: a guess costs a settle).
 
 Stats: guesses = alternatives tried at branch points, backtracks = guesses refuted by propagation,
 per-technique counts (root and nodes together: naked_single and hidden_single count digits placed,
@@ -22,7 +26,8 @@ from __future__ import annotations
 import time
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
-from sudokucp.propagation import Board, Place, blank, givens, propagate, settle
+from sudokucp.backends.hybrid_branch import RULES
+from sudokucp.propagation import Board, blank, givens, propagate, settle
 from sudokucp.puzzle import Puzzle
 from sudokucp.techniques import LEVELS, TECHNIQUES, resolve_techniques
 
@@ -30,63 +35,13 @@ SINGLES = tuple(LEVELS["singles"])
 GUESS_MASK = 15  # the clock is read every 16 guesses: a guess costs a settle, not a few operations
 
 
-def fewest(cand: list[int]) -> int:
-    """The open cell with the fewest candidates (the first with two)."""
-    best, low = -1, 99
-    for c, m in enumerate(cand):
-        if m:
-            k = m.bit_count()
-            if k < low:
-                best, low = c, k
-                if k == 2:
-                    break
-    return best
-
-
-def branches(b: Board) -> list[Place]:
-    """The (cell, bit) alternatives to try, last first: the digits of the open cell with the fewest
-    candidates or, when that is three or more, the places of a digit that has fewer places left in
-    some unit (Knuth's rule for exact cover: the smallest constraint, cell or unit-digit)."""
-    t, cand, free = b.t, b.cand, b.free
-    cell = fewest(cand)
-    m = cand[cell]
-    low = m.bit_count()
-    if low > 2:
-        best = None
-        for u, unit in enumerate(t.units):
-            if not free[u]:
-                continue
-            c1 = c2 = c3 = c4 = 0  # digits with at least 1, 2, 3, 4 places in the unit
-            for c in unit:
-                x = cand[c]
-                c4 |= c3 & x
-                c3 |= c2 & x
-                c2 |= c1 & x
-                c1 |= x
-            if c2 & ~c3:
-                best = (unit, c2 & ~c3)
-                break
-            if low > 3 and best is None and c3 & ~c4:
-                best = (unit, c3 & ~c4)
-        if best:
-            unit, digits = best
-            bit = digits & -digits
-            return [(c, bit) for c in reversed(unit) if cand[c] & bit]
-    out = []
-    while m:
-        bit = m & -m
-        m ^= bit
-        out.append((cell, bit))
-    out.reverse()
-    return out
-
-
 class Hybrid(Backend):
     """Logic to a fixpoint at the root, then MRV search with propagation at every node."""
 
     name = "hybrid"
     description = "logic to a fixpoint, then MRV search with singles (or more) at every node"
-    defaults = {"techniques": "locked", "node_techniques": "singles"}
+    defaults = {"techniques": "locked", "node_techniques": "singles", "branch": "degree"}
+    choices = {"branch": tuple(RULES)}
     tracer = None  # a sudokucp.trace.Tracer while a search is traced
 
     def __init__(self, **options: object) -> None:
@@ -97,6 +52,7 @@ class Hybrid(Backend):
                       if n not in SINGLES]
         self.root_steps = [(name, TECHNIQUES[name]) for name in self.root]
         self.node_steps = [(name, TECHNIQUES[name]) for name in self.nodes]
+        self.branches = RULES[self.options["branch"]]
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         t0 = time.perf_counter()
@@ -123,15 +79,18 @@ class Hybrid(Backend):
              tally: list[int], counts: dict[str, int], stats: dict[str, float]) -> bool:
         """Depth-first over copies of the board, on an explicit stack; True when the tree was
         exhausted. Adds guesses and backtracks (and timed_out) to `stats`."""
-        extra, trace = self.node_steps, self.tracer
+        extra, trace, branches = self.node_steps, self.tracer, self.branches
+        weighted = self.options["branch"] == "wdeg"
+        weights, cell_units = [0] * len(root.free), root.t.cell_units
         guesses = backtracks = 0
-        stack = [(root, branches(root))]
+        stack = [(root, branches(root, weights))]
         try:
             while stack:
                 b, alternatives = stack[-1]
-                todo = [alternatives.pop()]
+                guess = alternatives.pop()
+                todo = [guess]
                 if trace is not None:
-                    trace.guess(*todo[0], b.vals)
+                    trace.guess(*guess, b.vals)
                 if alternatives:
                     b = b.copy()
                 else:
@@ -143,6 +102,9 @@ class Hybrid(Backend):
                 if not (propagate(b, todo, extra, tally, counts) if extra
                         else settle(b, todo, tally)):
                     backtracks += 1
+                    if weighted:
+                        for u in cell_units[guess[0]]:
+                            weights[u] += 1
                     if trace is not None:
                         trace.backtrack()
                 elif not b.open:
@@ -150,7 +112,7 @@ class Hybrid(Backend):
                     if len(solutions) == limit:
                         return False
                 else:
-                    stack.append((b, branches(b)))
+                    stack.append((b, branches(b, weights)))
             return True
         finally:
             stats["guesses"], stats["backtracks"] = guesses, backtracks
