@@ -126,8 +126,8 @@ def test_keep_counts_every_solution_and_keeps_a_few(search):
         assert (result.count, len(result.solutions)) == (min(limit or 28, 28), 1)
         check(puzzle, result)
     result = jit(search=search).solve(Puzzle.empty(Shape(4, 4)), limit=0, keep=0,
-                                      time_limit=0.2)
-    assert result.status is Status.TIMEOUT and result.count > 10 and not result.solutions
+                                      time_limit=0.5)
+    assert result.status is Status.TIMEOUT and result.count > 1 and not result.solutions
 
 
 @pytest.mark.parametrize("search", KERNELS)

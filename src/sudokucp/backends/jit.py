@@ -30,11 +30,15 @@ guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned and 
 
 from __future__ import annotations
 
+import hashlib
+import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -61,7 +65,8 @@ def _np() -> ModuleType:
 
 def _grid(cells: tuple[int, ...]) -> Any:
     """The cells as the kernels read them: a read-only uint8 array (the cheapest to make)."""
-    return _np().frombuffer(bytes(cells), _np().uint8)
+    np = _np()
+    return np.frombuffer(bytes(cells), np.uint8)
 
 
 @cache
@@ -82,6 +87,26 @@ def _positions(shape: Shape) -> Any:
     return positions(units, cunits)
 
 
+@contextmanager
+def _cache_folder() -> Iterator[None]:
+    """While the kernel modules are imported, numba's cache folder is one named by a hash of
+    every kernel module's source: numba checks only a function's own file, so an edit to one
+    module would otherwise load another's machine code compiled against the old one."""
+    import numba
+
+    folder = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("jit_*.py")):
+        digest.update(path.read_bytes())
+    base = numba.config.CACHE_DIR or str(folder / "__pycache__")
+    saved = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = os.path.join(base, f"jit-{digest.hexdigest()[:16]}")
+    try:
+        yield
+    finally:
+        numba.config.CACHE_DIR = saved
+
+
 @cache
 def warm(kernel: str) -> ModuleType:
     """Import and compile a kernel ("dfs" or "cdcl") once per process, by solving an empty 4x4
@@ -92,9 +117,12 @@ def warm(kernel: str) -> ModuleType:
     if kernel == "cdcl":
         warm("dfs")  # its propagation prepares the root
     t0 = time.perf_counter()
+    with _cache_folder():
+        if kernel == "dfs":
+            from sudokucp.backends import jit_dfs as module
+        else:
+            from sudokucp.backends import jit_cdcl as module
     if kernel == "dfs":
-        from sudokucp.backends import jit_dfs as module
-
         geo = module.layout(4, 2, 2, 0, 0, 1, 1)
         buffers = module.buffers(geo, 1)
         module.run(grid, *_tables(shape), geo, *buffers, -1)
@@ -103,8 +131,6 @@ def warm(kernel: str) -> ModuleType:
         module.run_many(many, *_tables(shape), geo, many.copy(), np.zeros(1, np.int64),
                         np.zeros(1, np.bool_), np.zeros((1, 3), np.int64))
     else:
-        from sudokucp.backends import jit_cdcl as module
-
         module.run(grid, np.full(16, 15, np.int64), *_tables(shape), _positions(shape),
                    *module.state(4, 1, 1, 1), -1)
     _pending[kernel] = time.perf_counter() - t0
@@ -121,6 +147,23 @@ class Batch:
     complete: Any  # bool (grids,)
     stats: Any  # int64 (grids x 3): nodes, guesses, backtracks
     seconds: float  # the compiled call alone
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The searches of one shape, limit and keep: kernel, module, buffer size, dfs buffers."""
+
+    kernel: str
+    k: ModuleType
+    shape: Shape
+    limit: int
+    handover: bool  # every solution comes back (keep=None)
+    capacity: int
+    args: tuple  # dfs: tables, geo and buffers, reused; cdcl: ()
+
+    @property
+    def dfs(self) -> bool:
+        return self.kernel == "dfs"
 
 
 class Jit(Backend):
@@ -140,7 +183,7 @@ class Jit(Backend):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self._prepared: dict[tuple, tuple] = {}  # tables, geo and buffers of the dfs kernel
+        self._local = threading.local()  # per thread: plans of searches by (r, c, limit, keep)
 
     def kernel(self, shape: Shape) -> str:
         """The kernel that searches a shape: "cdcl" or "dfs" (auto: cdcl from LEARN_SIDE up)."""
@@ -164,62 +207,76 @@ class Jit(Backend):
         return super().solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
-        kernel = self.kernel(puzzle.shape)
-        k = warm(kernel)
+        shape, keep = puzzle.shape, self._keep
+        plans = getattr(self._local, "plans", None)
+        if plans is None:
+            plans = self._local.plans = {}
+        key = (shape.box_rows, shape.box_cols, limit, keep)  # ints: a Shape hashes slowly
+        plan = plans.get(key)
+        if plan is None:
+            plan = plans[key] = self._plan(shape, limit, keep)
         grid = _grid(puzzle.cells)
-        solutions = self.collector()
-        # keep=None: every grid comes back, the buffer emptied whenever it fills; else the kernel
-        # keeps the first few and counts the rest itself (constant memory)
-        handover = solutions.keep is None
-        if handover:
-            capacity = min(limit, CAPACITY) if limit else CAPACITY
+        solutions = Found(keep)
+        if plan.dfs:
+            status, timed_out, stats = self._dfs(plan, grid, solutions, deadline)
         else:
-            capacity = max(1, min(limit, solutions.keep) if limit else solutions.keep)
-        search = self._cdcl if kernel == "cdcl" else self._dfs
-        status, timed_out, stats = search(k, puzzle.shape, grid, limit, handover, capacity,
-                                          solutions, deadline)
+            status, timed_out, stats = self._cdcl(plan, grid, solutions, deadline)
         if timed_out:
             stats[TIMED_OUT] = 1
         if _pending:
-            for name in {kernel, "dfs"} & _pending.keys():  # cdcl uses dfs at the root
+            for name in {plan.kernel, "dfs"} & _pending.keys():  # cdcl uses dfs at the root
                 stats["compile_s"] = stats.get("compile_s", 0.0) + _pending.pop(name)
-        return solutions, status == k.EXHAUSTED, stats
+        return solutions, status == plan.k.EXHAUSTED, stats
 
-    def _dfs(self, k: ModuleType, shape: Shape, grid: Any, limit: int, handover: bool,
-             capacity: int, solutions: Found, deadline: float | None) -> tuple[int, bool, dict]:
-        """The propagating depth-first kernel, on buffers kept between searches (per thread)."""
-        key = (threading.get_ident(), shape, limit, handover, capacity)
-        args = self._prepared.get(key)
-        if args is None:
+    def _plan(self, shape: Shape, limit: int, keep: int | None) -> _Plan:
+        """What every search of a shape, limit and keep shares: the kernel, the solution buffer's
+        size and, for dfs, its tables and buffers (reused from one search to the next)."""
+        kernel = self.kernel(shape)
+        k = warm(kernel)
+        # keep=None: every grid comes back, the buffer emptied whenever it fills; else the kernel
+        # keeps the first few and counts the rest itself (constant memory)
+        handover = keep is None
+        if handover:
+            capacity = min(limit, CAPACITY) if limit else CAPACITY
+        else:
+            capacity = max(1, min(limit, keep) if limit else keep)
+        args: tuple = ()
+        if kernel == "dfs":
             geo = k.layout(shape.side, shape.box_rows, shape.box_cols, self.level(shape),
                            BRANCHES.index(self.options["branch"]), limit, int(handover))
-            args = self._prepared[key] = (*_tables(shape), geo, *k.buffers(geo, capacity))
+            args = (*_tables(shape), geo, *k.buffers(geo, capacity))
+        return _Plan(kernel, k, shape, limit, handover, capacity, args)
+
+    def _dfs(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
+             ) -> tuple[int, bool, dict]:
+        """The propagating depth-first kernel, on the plan's buffers."""
+        k, args = plan.k, plan.args
         regs, sols = args[6], args[7]
         regs[k.R_PHASE] = 0  # start afresh: the kernel resets the rest
         status = k.run(grid, *args, -1 if deadline is None else FIRST_BUDGET)
         timed_out = False
         if status == k.LIMIT or status == k.EXHAUSTED:  # the common case: one call, no clock
             counts = regs.tolist()
-            if counts[k.R_STORED]:
-                for found in sols[:counts[k.R_STORED]].tolist():
-                    solutions.append(found)
+            for i in range(counts[k.R_STORED]):
+                solutions.append(sols[i].tobytes())  # uint8 digits: a tuple of ints once kept
         else:
             status, timed_out = _drive(lambda budget: k.run(grid, *args, budget), k, regs, sols,
                                        k.R_STORED, solutions, deadline, status)
             counts = regs.tolist()
-        if not handover:
+        if not plan.handover:
             solutions.count += counts[k.R_FOUND] - counts[k.R_STORED]  # counted, not kept
         return status, timed_out, {"nodes": counts[k.R_NODES], "guesses": counts[k.R_GUESSES],
                                    "backtracks": counts[k.R_BACKTRACKS]}
 
-    def _cdcl(self, k: ModuleType, shape: Shape, grid: Any, limit: int, handover: bool,
-              capacity: int, solutions: Found, deadline: float | None) -> tuple[int, bool, dict]:
+    def _cdcl(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
+              ) -> tuple[int, bool, dict]:
         """The clause-learning kernel, on fresh arrays (the pool grows when it must), from the
-        candidates that the dfs kernel's strongest propagation leaves at the root."""
+        candidates that the dfs kernel's `root` propagation leaves."""
+        k, shape, limit, handover = plan.k, plan.shape, plan.limit, plan.handover
         masks = self._root_masks(shape, grid)
         if masks is None:  # the root propagation found a contradiction: no solution
             return k.EXHAUSTED, False, {"nodes": 0, "guesses": 0, "backtracks": 0}
-        arrays = list(k.state(shape.side, limit, int(handover), capacity))
+        arrays = list(k.state(shape.side, limit, int(handover), plan.capacity))
         regs, sols = arrays[9], arrays[12]
         regs[k.Q_POSITIVE] = self.options["phase"] == "true"
         regs[k.Q_GLUCOSE] = self.options["restarts"] == "glucose"

@@ -37,7 +37,6 @@ from sudokucp.backends.jit_cdcl_state import (
     FIRST_REDUCE,
     GROW,
     K_OVERFLOW,
-    LUBY_UNIT,
     MARGIN,
     NO_REASON,
     Q_ARENA,
@@ -54,6 +53,7 @@ from sudokucp.backends.jit_cdcl_state import (
     Q_LEVEL,
     Q_LIMIT,
     Q_LUBY,
+    Q_LUBY_UNIT,
     Q_NCL,
     Q_NEXT_REDUCE,
     Q_NEXT_RESTART,
@@ -62,6 +62,8 @@ from sudokucp.backends.jit_cdcl_state import (
     Q_PLACED,
     Q_POOL,
     Q_POSITIVE,
+    Q_PROBE,
+    Q_PROBED,
     Q_RECENT,
     Q_REDUCES,
     Q_RESTART_AT,
@@ -110,7 +112,7 @@ def begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, po
                  Q_DECISIONS, Q_RESTARTS, Q_FOUND, Q_STORED, Q_LUBY, Q_LEARNED, Q_NODES,
                  Q_REDUCES, Q_ARENA, Q_RECENT, Q_LBD_SUM, Q_RESTART_AT):
         regs[name] = 0
-    regs[Q_NEXT_RESTART] = LUBY_UNIT
+    regs[Q_NEXT_RESTART] = regs[Q_LUBY_UNIT]
     regs[Q_NEXT_REDUCE] = FIRST_REDUCE
     regs[Q_PHASE] = 1
     for v in range(n * n * n):
@@ -136,6 +138,45 @@ def begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, po
                 enqueue(2 * w + 1, NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
     return not propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists,
                          regs, n)
+
+
+@njit(cache=True)
+def probe(iv, act, cells, uds, units, peers, cunits, cpos, lims, pool, meta, watch, lists, regs,
+          n):
+    """Failed literals at the root: a digit whose placement propagates to a conflict is struck
+    (it holds in no solution), pass after pass until none fails; False when the root fails."""
+    changed = True
+    while changed:
+        changed = False
+        for v in range(n * n * n):
+            if iv[V_VAL, v] >= 0:
+                continue
+            lims[0] = regs[Q_TRAIL]
+            regs[Q_LEVEL] = 1
+            enqueue(2 * v, NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
+            failed = propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch,
+                               lists, regs, n)
+            backtrack(0, iv, act, cells, uds, cunits, cpos, lims, regs, n)
+            if failed:
+                regs[Q_PROBED] += 1
+                changed = True
+                enqueue(2 * v + 1, NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
+                if propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists,
+                             regs, n):
+                    return False
+    iv[V_PHASE, :] = 1
+    return True
+
+
+@njit(cache=True)
+def start(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
+          lists, regs, fregs, n):
+    """begin(), then the failed literals when asked (Q_PROBE); False when the root fails."""
+    if not begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta,
+                 watch, lists, regs, fregs, n):
+        return False
+    return not regs[Q_PROBE] or probe(iv, act, cells, uds, units, peers, cunits, cpos, lims, pool,
+                                      meta, watch, lists, regs, n)
 
 
 @njit(cache=True)
@@ -195,9 +236,9 @@ def learn(lbd, regs, fregs, recent):
 def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
         lists, regs, fregs, recent, sols, budget):
     """Search on from the registers for at most `budget` conflicts and decisions (< 0: no bound);
-    returns EXHAUSTED, BUDGET, LIMIT or FULL_BUFFER as jit_kernel.run does, or GROW."""
+    returns EXHAUSTED, BUDGET, LIMIT or FULL_BUFFER as jit_dfs.run does, or GROW."""
     n = units.shape[1]
-    if regs[Q_PHASE] == 0 and not begin(grid, masks, units, peers, cunits, cpos, iv, act, cells,
+    if regs[Q_PHASE] == 0 and not start(grid, masks, units, peers, cunits, cpos, iv, act, cells,
                                         uds, lims, pool, meta, watch, lists, regs, fregs, n):
         regs[Q_PHASE] = 2
     if regs[Q_PHASE] == 2:
@@ -256,7 +297,7 @@ def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool
             backtrack(0, iv, act, cells, uds, cunits, cpos, lims, regs, n)
             regs[Q_RESTARTS] += 1
             regs[Q_LUBY] += 1
-            regs[Q_NEXT_RESTART] = regs[Q_CONFLICTS] + LUBY_UNIT * luby(regs[Q_LUBY])
+            regs[Q_NEXT_RESTART] = regs[Q_CONFLICTS] + regs[Q_LUBY_UNIT] * luby(regs[Q_LUBY])
             regs[Q_RESTART_AT] = regs[Q_CONFLICTS]
             continue
         if 0 <= budget <= spent:

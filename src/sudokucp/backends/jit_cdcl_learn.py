@@ -16,13 +16,16 @@ from sudokucp.backends.jit_cdcl_state import (
     Q_CB,
     Q_CKIND,
     Q_LEVEL,
+    Q_MINIMIZE,
     Q_NCL,
     Q_POOL,
     Q_TRAIL,
+    V_CLEAR,
     V_LEVEL,
     V_OUT,
     V_REASON,
     V_SEEN,
+    V_STACK,
     V_TMP,
     V_TRAIL,
     bump,
@@ -117,19 +120,14 @@ def analyze(iv, act, fregs, units, pool, meta, regs, n):
             out[kept] = out[t]
             kept += 1
     length = kept
-    for t in range(1, length):  # drop literals implied by others of the clause (local minimising)
-        v = out[t] >> 1
-        if iv[V_REASON, v] == NO_REASON:
-            continue
-        size = reason_of(v, iv, units, pool, meta, tmp, n)
-        redundant = True
-        for j in range(size):
-            w = tmp[j] >> 1
-            if w != v and not seen[w] and level[w] > 0:
-                redundant = False
-                break
-        if redundant:
-            out[t] = -1 - out[t]
+    clear = iv[V_CLEAR]
+    marked = 0  # vars marked seen by the recursive check, cleared below
+    if regs[Q_MINIMIZE]:
+        marked = minimise(out, length, iv, units, pool, meta, n)
+    else:
+        for t in range(1, length):  # drop literals implied by others of the clause (local)
+            if local_redundant(out[t] >> 1, iv, units, pool, meta, n):
+                out[t] = -1 - out[t]
     kept = 1
     for t in range(1, length):
         q = out[t]
@@ -137,6 +135,8 @@ def analyze(iv, act, fregs, units, pool, meta, regs, n):
         if q >= 0:
             out[kept] = q
             kept += 1
+    for t in range(marked):
+        seen[clear[t]] = 0
     length = kept
     back = 0
     if length > 1:
@@ -147,6 +147,68 @@ def analyze(iv, act, fregs, units, pool, meta, regs, n):
         out[1], out[best] = out[best], out[1]
         back = level[out[1] >> 1]
     return length, back, count_levels(out, length, level)
+
+
+@njit(cache=True)
+def local_redundant(v, iv, units, pool, meta, n):
+    """Whether every other literal of v's reason is in the clause (seen) or holds at level 0."""
+    if iv[V_REASON, v] == NO_REASON:
+        return False
+    seen, level, tmp = iv[V_SEEN], iv[V_LEVEL], iv[V_TMP]
+    size = reason_of(v, iv, units, pool, meta, tmp, n)
+    for j in range(size):
+        w = tmp[j] >> 1
+        if w != v and not seen[w] and level[w] > 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def minimise(out, length, iv, units, pool, meta, n):
+    """Recursive minimising (MiniSat's): mark out[t] (t >= 1) as -1 - out[t] when the clause's
+    other literals imply it through reasons alone; returns the vars it marked seen (V_CLEAR)."""
+    level = iv[V_LEVEL]
+    levels = 0  # a bit per level (mod 64) of the clause: a literal of another level can't go
+    for t in range(1, length):
+        levels |= 1 << (level[out[t] >> 1] & 63)
+    marked = 0
+    for t in range(1, length):
+        v = out[t] >> 1
+        if iv[V_REASON, v] == NO_REASON:
+            continue
+        ok, marked = implied(v, levels, marked, iv, units, pool, meta, n)
+        if ok:
+            out[t] = -1 - out[t]
+    return marked
+
+
+@njit(cache=True)
+def implied(v0, levels, marked, iv, units, pool, meta, n):
+    """Whether v0 follows from the seen vars by reasons (depth first); the vars it proves get
+    seen and are listed in V_CLEAR from `marked` on, undone when it fails."""
+    seen, level, tmp = iv[V_SEEN], iv[V_LEVEL], iv[V_TMP]
+    stack, clear = iv[V_STACK], iv[V_CLEAR]
+    top = marked
+    stack[0] = v0
+    depth = 1
+    while depth:
+        depth -= 1
+        v = stack[depth]
+        size = reason_of(v, iv, units, pool, meta, tmp, n)
+        for j in range(size):
+            u = tmp[j] >> 1
+            if u == v or seen[u] or level[u] == 0:
+                continue
+            if iv[V_REASON, u] == NO_REASON or not (levels >> (level[u] & 63)) & 1:
+                for i in range(top, marked):
+                    seen[clear[i]] = 0
+                return False, top
+            seen[u] = 1
+            stack[depth] = u
+            depth += 1
+            clear[marked] = u
+            marked += 1
+    return True, marked
 
 
 @njit(cache=True)

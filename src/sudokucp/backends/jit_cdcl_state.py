@@ -7,14 +7,16 @@ import numpy as np
 from numba import njit
 
 # rows of `iv`, the per-variable arrays
-V_VAL, V_LEVEL, V_REASON, V_PHASE, V_HPOS, V_SEEN, V_TRAIL, V_HEAP, V_TMP, V_OUT = range(10)
-IV_ROWS = 10
+(V_VAL, V_LEVEL, V_REASON, V_PHASE, V_HPOS, V_SEEN, V_TRAIL, V_HEAP, V_TMP, V_OUT, V_STACK,
+ V_CLEAR) = range(12)
+IV_ROWS = 12
 # regs
 (Q_HEAD, Q_TRAIL, Q_LEVEL, Q_PLACED, Q_HEAPN, Q_NCL, Q_POOL, Q_CONFLICTS, Q_DECISIONS,
  Q_RESTARTS, Q_PHASE, Q_FOUND, Q_STORED, Q_CKIND, Q_CA, Q_CB, Q_NEXT_RESTART, Q_LUBY,
  Q_NEXT_REDUCE, Q_REDUCES, Q_LEARNED, Q_NODES, Q_LIMIT, Q_KEEP, Q_POSITIVE, Q_GLUCOSE,
- Q_ARENA, Q_RECENT, Q_LBD_SUM, Q_RESTART_AT) = range(30)
-QREGS = 30
+ Q_ARENA, Q_RECENT, Q_LBD_SUM, Q_RESTART_AT, Q_PROBE, Q_PROBED, Q_LUBY_UNIT,
+ Q_MINIMIZE) = range(34)
+QREGS = 34
 # conflict kinds and reason kinds (a reason >= 0 is a pool clause; below, -2 - (payload*3 + kind))
 K_CELL, K_UNIT, K_BIN, K_POOL, K_OVERFLOW = range(5)
 NO_REASON = -1
@@ -34,7 +36,7 @@ def state(n: int, limit: int, keep: int, capacity: int) -> tuple[np.ndarray, ...
     pool = min(1 << 21, max(1 << 14, 64 * nv))
     clauses = pool // 8
     regs = np.zeros(QREGS, np.int64)
-    regs[Q_LIMIT], regs[Q_KEEP] = limit, keep
+    regs[Q_LIMIT], regs[Q_KEEP], regs[Q_LUBY_UNIT] = limit, keep, LUBY_UNIT
     return (np.zeros((IV_ROWS, nv), np.int64), np.zeros(nv, np.float64),
             np.zeros((2, cells), np.int64), np.zeros((2, 3 * cells), np.int64),
             np.zeros(nv + 1, np.int64), np.zeros(pool, np.int32),

@@ -273,10 +273,10 @@ def run(grid, units, peers, cunits, geo, cand, frames, regs, sols, mate, scr, bu
 
 
 def buffers(geo: np.ndarray, capacity: int) -> tuple[np.ndarray, ...]:
-    """Fresh state arrays for one search: cand, frames, regs, sols, mate, scr."""
+    """Fresh state arrays for one search: cand, frames, regs, sols (uint8 digits), mate, scr."""
     n, cells = int(geo[G_N]), int(geo[G_CELLS])
     return (np.empty((cells + 2, cells), np.int64), np.zeros((cells + 2, FRAME_LEN), np.int64),
-            np.zeros(REGS_LEN, np.int64), np.zeros((capacity, cells), np.int64),
+            np.zeros(REGS_LEN, np.int64), np.zeros((capacity, cells), np.uint8),
             np.full((6 * n, n), -1, np.int64), np.zeros(int(geo[G_SIZE]), np.int64))
 
 
@@ -288,7 +288,7 @@ def run_many(grids, units, peers, cunits, geo, out_sols, out_counts, out_complet
     cand = np.empty((cells + 2, cells), np.int64)
     frames = np.zeros((cells + 2, FRAME_LEN), np.int64)
     regs = np.zeros(REGS_LEN, np.int64)
-    sols = np.zeros((1, cells), np.int64)
+    sols = np.zeros((1, cells), np.uint8)
     mate = np.full((6 * n, n), -1, np.int64)
     scr = np.zeros(geo[G_SIZE], np.int64)
     for i in range(grids.shape[0]):
