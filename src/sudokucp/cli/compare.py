@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from sudokucp.cli.common import EXIT_OK, EXIT_UNSOLVED, CommandError, fail, plural
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from sudokucp.result import Row
 
 
 def _ratio_arg(text: str) -> float:
@@ -88,7 +95,7 @@ def run_compare(args: argparse.Namespace) -> int:
     return EXIT_UNSOLVED
 
 
-def _setting_changes(old: list, new: list) -> list[str]:
+def _setting_changes(old: Sequence[Row], new: Sequence[Row]) -> list[str]:
     """'note: timeout 2 s in OLD, 10 s in NEW' for each setting or version that differs."""
     lines = []
     for name, unit in (("timeout", " s"), ("limit", ""), ("memory_mb", " MB")):
@@ -106,11 +113,11 @@ def _setting_changes(old: list, new: list) -> list[str]:
     return lines + ([""] if lines else [])
 
 
-def _values(values: list, unit: str) -> str:
+def _values(values: Sequence[float | None], unit: str) -> str:
     return ", ".join("none" if v is None else f"{v:g}{unit}" for v in values)
 
 
-def _write_csv(runs, path: str) -> None:
+def _write_csv(runs: pd.DataFrame, path: str) -> None:
     from pathlib import Path
 
     from sudokucp.files import atomic_write
