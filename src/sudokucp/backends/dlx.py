@@ -10,8 +10,8 @@ Covering a column unlinks it from the headers and every row meeting it from the 
 uncovering relinks them in the reverse order, which is the whole trick ("dancing links").
 The givens are covered before the search; the search picks the column with the fewest rows
 (Knuth's rule) and tries each of its rows. Columns are remembered as their size drops to one or
-none (`low`), so most choices (the forced ones) need no walk along the headers. Stats: nodes = rows tried, guesses = rows tried in
-columns that offered two or more.
+none (`low`), so most choices (the forced ones) need no walk along the headers.
+Stats: nodes = rows tried, guesses = rows tried in columns that offered two or more.
 """
 
 from __future__ import annotations
