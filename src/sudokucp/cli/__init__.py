@@ -18,6 +18,7 @@ from sudokucp.cli.common import (
 )
 from sudokucp.cli.compare import add_compare
 from sudokucp.cli.datasets import add_datasets
+from sudokucp.cli.explain import add_explain
 from sudokucp.cli.generate import add_generate
 from sudokucp.cli.ladder import add_ladder
 from sudokucp.cli.rate import add_rate
@@ -52,7 +53,7 @@ def version() -> str:
 
 
 COMMANDS = [add_solve, add_check, add_backends, add_bench, add_generate, add_rate, add_datasets,
-            add_trace, add_ladder, add_report, add_compare]
+            add_explain, add_trace, add_ladder, add_report, add_compare]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
