@@ -2,7 +2,12 @@
 
 from pathlib import Path
 
-from sudokucp.check import explain, find_conflicts, is_solution
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudokucp.check import explain, find_conflicts, is_solution, solved_rows
 from sudokucp.formats import load_puzzles, parse_many
 from sudokucp.puzzle import Puzzle, Shape
 
@@ -51,3 +56,24 @@ def test_the_seed_solutions_are_valid():
         puzzle = load_puzzles(SEEDS / f"{name}.txt")[0]
         solution = load_puzzles(SEEDS / f"{name}.solution.txt")[0]
         assert is_solution(puzzle, solution.cells)
+
+
+@settings(max_examples=60, deadline=None)
+@given(side=st.sampled_from([4, 6, 9]), seed=st.integers(0, 10**6),
+       edits=st.lists(st.tuples(st.integers(0, 10**4), st.integers(0, 35)), max_size=3))
+def test_solved_rows_agrees_with_is_solution(side: int, seed: int,
+                                             edits: list[tuple[int, int]]) -> None:
+    from sudokucp.generator import generate_one
+
+    made = generate_one(Shape.for_side(side), seed)
+    givens, grid = list(made.puzzle.cells), list(made.solution)
+    for cell, value in edits:  # some edits break the grid, some keep it (same value)
+        grid[cell % len(grid)] = value % (side + 2)
+    rows = solved_rows(made.puzzle.shape, np.array([givens, givens]),
+                       np.array([list(made.solution), grid]))
+    assert rows.tolist() == [True, is_solution(made.puzzle, grid)]
+
+
+def test_solved_rows_refuses_arrays_of_another_shape() -> None:
+    with pytest.raises(ValueError, match="4x4"):
+        solved_rows(Shape.for_side(4), np.zeros((2, 16)), np.zeros((3, 16)))

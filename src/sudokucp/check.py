@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sudokucp.puzzle import Puzzle, Shape, cell_name, geometry
 
@@ -61,3 +62,28 @@ def is_solution(puzzle: Puzzle, grid: Sequence[int]) -> bool:
         return False
     full = set(range(1, n + 1))
     return all({grid[c] for c in unit} == full for unit in geometry(puzzle.shape).units)
+
+
+CHUNK = 1 << 16  # rows judged at once by solved_rows (memory: rows x units x side masks)
+
+
+def solved_rows(shape: Shape, givens: Any, grids: Any) -> Any:
+    """Whole arrays judged at once: row i is True when grids[i] solves givens[i] (both
+    (rows x cells) integer arrays, 0 = blank). The same rule as is_solution, vectorised."""
+    import numpy as np
+
+    givens, grids = np.asarray(givens, np.int64), np.asarray(grids, np.int64)
+    if givens.shape != grids.shape or givens.ndim != 2 or grids.shape[1] != shape.cells:
+        raise ValueError(f"expected two arrays of {shape} grids of the same size, not "
+                         f"{givens.shape} and {grids.shape}")
+    units = np.array(geometry(shape).units, np.int64)
+    full, n = (1 << shape.side) - 1, shape.side
+    ok = np.empty(len(grids), np.bool_)
+    for start in range(0, len(grids), CHUNK):
+        g, s = givens[start:start + CHUNK], grids[start:start + CHUNK]
+        digits = ((s >= 1) & (s <= n)).all(axis=1)
+        kept = ((g == 0) | (g == s)).all(axis=1)
+        masks = np.left_shift(1, np.clip(s, 1, n) - 1)
+        covered = (np.bitwise_or.reduce(masks[:, units], axis=2) == full).all(axis=1)
+        ok[start:start + CHUNK] = digits & kept & covered
+    return ok

@@ -314,12 +314,15 @@ def _checked(np: Any, grids: Any, shape: Shape) -> Any:
 
 
 def _judge(grids: Any, sols: Any, counts: Any, shape: Shape) -> None:
-    """Every solution found, checked by sudokucp.check; a refused one raises WrongSolution."""
-    from sudokucp.check import explain, is_solution
+    """Every solution found, checked by sudokucp.check (whole arrays at once); a refused one
+    raises WrongSolution naming what is wrong."""
+    from sudokucp.check import explain, solved_rows
 
-    for i in _np().flatnonzero(counts > 0).tolist():
-        puzzle = Puzzle(shape, tuple(grids[i].tolist()))
-        grid = sols[i].tolist()
-        if not is_solution(puzzle, grid):
-            raise WrongSolution(f"grid {i}: the solution returned is wrong: "
-                                f"{'; '.join(explain(puzzle, grid)[:3])}")
+    np = _np()
+    found = np.flatnonzero(counts > 0)
+    ok = solved_rows(shape, grids[found], sols[found])
+    if not ok.all():
+        i = int(found[np.flatnonzero(~ok)[0]])
+        puzzle, grid = Puzzle(shape, tuple(grids[i].tolist())), sols[i].tolist()
+        raise WrongSolution(f"grid {i}: the solution returned is wrong: "
+                            f"{'; '.join(explain(puzzle, grid)[:3])}")
