@@ -49,8 +49,8 @@ def replay(puzzle: Puzzle, events: list[dict]) -> list[tuple[int, ...]]:
             cells[e["cell"]] = 0
             if not open_nodes[-1]:
                 open_nodes.pop()
-        elif kind == "backtrack":
-            assert e["depth"] <= len(open_nodes)
+        elif kind == "backtrack":  # the failed node is the deepest open one
+            assert e["depth"] == len(open_nodes)
         else:
             assert kind == "solution" and e["grid"] == cells
             assert is_solution(puzzle, cells)

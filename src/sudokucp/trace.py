@@ -4,8 +4,9 @@ A search walks seed 001's tree: each hypothesis opens a node one level deeper (G
 whose children all failed is abandoned and its digit taken back (GoBack). The backends call
 `place(depth, cell, digit)` for a hypothesis, or `guess(cell, bit, vals)` with the board of the
 node it is made in (the hybrid: its depth is found from the board, and the digits propagation
-deduced there come first), and
-`backtrack(depth)` for a failed node; solutions reach the tracer through the backend's collector.
+deduced there come first), `backtrack(depth)` for a failed node, `retract(depth)` for a node
+left after a solution or for its next sibling, `retreat(depth, failed)` for both at once (MRV);
+solutions reach the tracer through the backend's collector.
 The tracer writes the events, with their counters:
 
 - place: a digit put in a cell; `guess` is true for a hypothesis (a new node of the tree), false
@@ -103,6 +104,20 @@ class Tracer:
             where = {"cell": cell, "at": cell_name(self.shape, cell)}
         self._emit("backtrack", depth, **where)
         self._undo(max(depth - 1, 0))
+
+    def retract(self, depth: int) -> None:
+        """The node at `depth` is left without having failed: its digits, and those of any
+        deeper node, are removed."""
+        self._undo(depth - 1)
+
+    def retreat(self, depth: int, failed: int) -> None:
+        """Back up to the node at `depth` (-1: past the root), leaving the deeper ones deepest
+        first; the `failed` ones just below `depth` failed."""
+        for d in range(len(self.levels), depth, -1):
+            if d <= depth + failed:
+                self.backtrack(d)
+            else:
+                self.retract(d)
 
     def solution(self, grid: Sequence[int]) -> None:
         """Every cell filled: the digits deduced last, then the grid."""

@@ -154,8 +154,7 @@ def search(puzzle: Puzzle, free: list[int], entries: list[Entry], limit: int,
                 k, mask, emptied = retreat(free, entries, bits, masks, k)
                 backtracks += emptied
                 if trace is not None:
-                    for depth in range(k + emptied, k, -1):  # nodes left with no choice
-                        trace.backtrack(depth)
+                    trace.retreat(k, emptied)
                 if k < 0:
                     return solutions, True, stats
             bit = mask & -mask

@@ -71,7 +71,7 @@ class Board:
 
 
 class TracedBoard(Board):
-    """A board that tells a tracer of each digit placed, at the depth of its cell."""
+    """A board that tells a tracer of each digit placed or removed, at the depth of its cell."""
 
     def __init__(self, puzzle: Puzzle, empties: list[int], tracer: Tracer) -> None:
         self.depth = {cell: k + 1 for k, cell in enumerate(empties)}  # givens have none
@@ -83,16 +83,35 @@ class TracedBoard(Board):
         if cell in self.depth:
             self.tracer.place(self.depth[cell], cell, value)
 
+    def remove(self, cell: int) -> None:
+        super().remove(cell)
+        self.tracer.retract(self.depth[cell])
+
+
+class TracedCounts(dict):
+    """The counts of a traced search: each backtrack counted is a failed node told to the
+    tracer (the deepest open one), so the search itself has no test for tracing."""
+
+    def __init__(self, tracer: Tracer) -> None:
+        super().__init__(nodes=0, backtracks=0)
+        self.tracer = tracer
+
+    def __setitem__(self, key: str, value: int) -> None:
+        super().__setitem__(key, value)
+        if key == "backtracks":
+            self.tracer.backtrack()
+
 
 class _Naive(Backend):
-    tracer: Tracer | None = None  # set by sudokucp.trace: a traced board, and failed nodes
+    tracer: Tracer | None = None  # set by sudokucp.trace: a traced board and traced counts
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         empties = [c for c, v in enumerate(puzzle.cells) if not v]
         board = Board(puzzle) if self.tracer is None else TracedBoard(puzzle, empties, self.tracer)
         if not board.consistent:
             return [], True, {"nodes": 0, "backtracks": 0}
-        self.counts = {"nodes": 0, "backtracks": 0}
+        self.counts = {"nodes": 0, "backtracks": 0} if self.tracer is None else \
+            TracedCounts(self.tracer)
         self.deadline = deadline
         solutions = self.collector()
         try:
@@ -145,8 +164,6 @@ class NaiveRecursive(_Naive):
                 return True
             board.remove(cell)
         self.counts["backtracks"] += 1
-        if self.tracer is not None:
-            self.tracer.backtrack(k)
         return False
 
 
@@ -159,7 +176,6 @@ class NaiveIterative(_Naive):
     def _walk(self, board: Board, empties: list[int], n: int, limit: int,
               solutions: Found) -> bool:
         next_value = [1] * (len(empties) + 1)
-        tracer = self.tracer
         k = 0
         while k >= 0:
             if k == len(empties):
@@ -177,8 +193,6 @@ class NaiveIterative(_Naive):
                 value += 1
             if value > n:
                 self.counts["backtracks"] += 1
-                if tracer is not None:
-                    tracer.backtrack(k)
                 next_value[k] = 1
                 k -= 1
                 if k >= 0:
