@@ -243,7 +243,8 @@ def test_every_dfs_option_counts_alike(propagation, branch):
 
 
 @pytest.mark.parametrize("options", [{"restarts": "glucose"}, {"phase": "saved"},
-                                     {"root": "dual"}])
+                                     {"phase": "true"}, {"root": "dual"}, {"minimise": "local"},
+                                     {"probe": True}])
 def test_cdcl_options(options):
     backend = jit(search="cdcl", **options)
     result = backend.solve(first("seeds/004-multiple.txt"), limit=0)

@@ -1,22 +1,22 @@
 """Compiled searches (numba): candidate bitmasks and propagation to a fixpoint at every node.
 
 Two kernels, imported on first use. `dfs` (jit_dfs.py over jit_layout, jit_propagate and
-jit_matching) keeps a row of candidate masks
-per depth on an explicit stack; at every node it places naked and hidden singles to a fixpoint,
-then per `propagation`: pointing and claiming (`locked`, the default below 16x16), Regin's matching
-filter on every changed unit (`alldiff`: every naked and hidden subset), both (`full`, the default
-from 16x16), or the filter on each digit's row x column, row x box and column x box views too
-(`dual`: every fish and locked set). It branches on the open cell with the fewest candidates per
-failure weight of its units (`branch=wdeg`, dom/wdeg), the fewest candidates (`cell`), or a digit
-with fewer places in a unit when there is one (`smallest`, Knuth's rule).
+jit_matching) keeps a row of candidate masks per depth on an explicit stack; at every node it
+places naked and hidden singles to a fixpoint, then per `propagation`: pointing and claiming
+(`locked`, the default below 16x16), Regin's matching filter on every changed unit (`alldiff`:
+every naked and hidden subset), both (`full`, the default from 16x16), or the filter on each
+digit's row x column, row x box and column x box views too (`dual`: every fish and locked set).
+It branches on the open cell with the fewest candidates per failure weight of its units
+(`branch=wdeg`, dom/wdeg), the fewest candidates (`cell`), or a digit with fewer places in a unit
+when there is one (`smallest`, Knuth's rule).
 
-`cdcl` (jit_cdcl.py over jit_cdcl_state, jit_cdcl_propagate and jit_cdcl_learn; the default
-from 25x25) learns clauses from conflicts over the same
-singles: first-UIP clauses whose struck digits are replaced by the placements that struck them,
-VSIDS decisions that place a digit (`phase=true`) or follow the saved phase, Luby (or Glucose)
-restarts, after a root propagation at the dfs level `root`. It is what solves the 25x25 minimal
-grids. Deductions hold in every solution, so counts
-(limit 2 or 0) are exact in both kernels.
+`cdcl` (jit_cdcl.py over jit_cdcl_state, jit_cdcl_propagate and jit_cdcl_learn; the default from
+25x25) learns clauses from conflicts over the same singles: first-UIP clauses whose struck digits
+are replaced by the placements that struck them, then minimised (`minimise=recursive`, MiniSat's
+rule, or `local`); VSIDS decisions that place a digit (`phase=true`) or follow the saved phase;
+Luby (or Glucose) restarts; after a root propagation at the dfs level `root` and, with
+`probe=true`, failed-literal probing. It is what solves the 25x25 minimal grids. Deductions hold
+in every solution, so counts (limit 2 or 0) are exact in both kernels.
 
 The deadline: a kernel runs in budgets (guesses, or conflicts and decisions) and the clock is read
 between them, each budget sized to take about BUDGET_S. Importing a kernel and compiling it, or
@@ -25,7 +25,8 @@ loading it from numba's cache on disk, happens once per process before the first
 stats of the first result that used it, never in `seconds`.
 
 Stats: nodes = values placed, guesses = alternatives tried (dfs) or decisions (cdcl), backtracks =
-guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned and restarts.
+guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, restarts and probed
+(digits struck by probing).
 """
 
 from __future__ import annotations
@@ -176,10 +177,10 @@ class Jit(Backend):
     module = "numba"
     package = "numba"
     defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "luby",
-                "phase": "true", "root": "singles"}
+                "phase": "true", "root": "singles", "minimise": "recursive", "probe": False}
     choices = {"search": ("auto", "dfs", "cdcl"), "propagation": ("auto", *LEVELS),
                "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": ("true", "saved"),
-               "root": LEVELS}
+               "root": LEVELS, "minimise": ("recursive", "local")}
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -280,6 +281,8 @@ class Jit(Backend):
         regs, sols = arrays[9], arrays[12]
         regs[k.Q_POSITIVE] = self.options["phase"] == "true"
         regs[k.Q_GLUCOSE] = self.options["restarts"] == "glucose"
+        regs[k.Q_MINIMIZE] = self.options["minimise"] == "recursive"
+        regs[k.Q_PROBE] = self.options["probe"]
         tables = (*_tables(shape), _positions(shape))
 
         def step(budget: int) -> int:
@@ -296,7 +299,8 @@ class Jit(Backend):
                                    "guesses": int(regs[k.Q_DECISIONS]),
                                    "backtracks": int(regs[k.Q_CONFLICTS]),
                                    "learned": int(regs[k.Q_LEARNED]),
-                                   "restarts": int(regs[k.Q_RESTARTS])}
+                                   "restarts": int(regs[k.Q_RESTARTS]),
+                                   "probed": int(regs[k.Q_PROBED])}
 
     def _root_masks(self, shape: Shape, grid: Any) -> Any:
         """Candidate masks after the `root` propagation of the dfs kernel (None: contradiction)."""

@@ -54,6 +54,7 @@ from sudokucp.backends.jit_cdcl_state import (
     Q_LIMIT,
     Q_LUBY,
     Q_LUBY_UNIT,
+    Q_MINIMIZE,
     Q_NCL,
     Q_NEXT_REDUCE,
     Q_NEXT_RESTART,
@@ -86,7 +87,8 @@ from sudokucp.backends.jit_cdcl_state import (
 )
 from sudokucp.backends.jit_layout import BUDGET, EXHAUSTED, FULL_BUFFER, LIMIT, low_index
 
-__all__ = ["BUDGET", "EXHAUSTED", "GROW", "LIMIT", "grow", "positions", "run", "state"]
+__all__ = ["BUDGET", "EXHAUSTED", "GROW", "LIMIT", "Q_MINIMIZE", "Q_PROBED", "grow", "positions",
+           "run", "state"]
 
 
 # --- the search ----------------------------------------------------------------------------------

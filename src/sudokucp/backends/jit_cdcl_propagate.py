@@ -32,7 +32,7 @@ from sudokucp.backends.jit_layout import low_index
 
 # --- assigning -----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def value(iv, lit):
     """1 when the literal is true, 0 when false, -1 when its variable is unassigned."""
     x = iv[V_VAL, lit >> 1]
@@ -41,7 +41,7 @@ def value(iv, lit):
     return x ^ (lit & 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def put(lit, reason, level, tail, iv, cells, uds, cunits, cpos, n):
     """Assign a literal at trail position `tail` and keep the masks in step; 1 for a placement."""
     v = lit >> 1
@@ -63,7 +63,7 @@ def put(lit, reason, level, tail, iv, cells, uds, cunits, cpos, n):
     return positive
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def enqueue(lit, reason, iv, cells, uds, cunits, cpos, regs, n):
     """Assign a literal at the current level, at the end of the trail."""
     placed = put(lit, reason, regs[Q_LEVEL], regs[Q_TRAIL], iv, cells, uds, cunits, cpos, n)
@@ -100,7 +100,7 @@ def backtrack(level, iv, act, cells, uds, cunits, cpos, lims, regs, n):
     regs[Q_LEVEL] = level
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def conflict(regs, kind, a, b):
     regs[Q_CKIND], regs[Q_CA], regs[Q_CB] = kind, a, b
     return True
@@ -232,7 +232,7 @@ def propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lis
     return failed
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def watched(false_lit, level, tail, iv, cells, uds, cunits, cpos, pool, meta, watch, lists, regs,
             n):
     """Visit the clauses watching a literal that just became false; returns the trail's new

@@ -65,7 +65,7 @@ def positions(units: np.ndarray, cunits: np.ndarray) -> np.ndarray:
 
 # --- the heap of variables by activity -----------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heap_up(iv, act, i):
     heap, hpos = iv[V_HEAP], iv[V_HPOS]
     v = heap[i]
@@ -80,7 +80,7 @@ def heap_up(iv, act, i):
     hpos[v] = i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heap_down(iv, act, i, size):
     heap, hpos = iv[V_HEAP], iv[V_HPOS]
     v = heap[i]
@@ -99,7 +99,7 @@ def heap_down(iv, act, i, size):
     hpos[v] = i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heap_insert(iv, act, regs, v):
     if iv[V_HPOS, v] >= 0:
         return
@@ -110,7 +110,7 @@ def heap_insert(iv, act, regs, v):
     heap_up(iv, act, i)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heap_pop(iv, act, regs):
     heap = iv[V_HEAP]
     v = heap[0]
@@ -124,7 +124,7 @@ def heap_pop(iv, act, regs):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bump(iv, act, fregs, v):
     """VSIDS: raise a variable's activity, rescaling all when it grows too large."""
     act[v] += fregs[0]

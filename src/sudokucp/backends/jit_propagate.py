@@ -22,7 +22,7 @@ from sudokucp.backends.jit_layout import (
 
 # --- placing and striking ------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mark(cell, cunits, scr, geo):
     """Flag the three units of `cell` as changed, for the hidden singles and the matching filter."""
     d = geo[G_DIRTY]
@@ -32,7 +32,7 @@ def mark(cell, cunits, scr, geo):
         scr[h + cunits[cell, k]] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def strike(cand, cell, bits, cunits, scr, geo):
     """Remove `bits` from a cell; queue it when one is left; False when none is."""
     m = cand[cell]
@@ -50,7 +50,7 @@ def strike(cand, cell, bits, cunits, scr, geo):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def assign(cand, cell, bit, cunits, scr, geo):
     """Set a cell to one digit and queue it; False when the digit is not a candidate."""
     m = cand[cell]
@@ -66,7 +66,7 @@ def assign(cand, cell, bit, cunits, scr, geo):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def drain(cand, peers, cunits, scr, geo, regs):
     """Strike every queued cell's digit from its peers (naked singles, to a fixpoint)."""
     qlen = scr[S_QLEN]
