@@ -16,6 +16,7 @@ from sudokucp.propagation import (
     locked,
     lone_digits,
     place,
+    propagate,
     settle,
     start,
     tables,
@@ -261,3 +262,33 @@ def test_locked_on_12x12_matches_pointing_and_claiming():
     slow = start(p)
     assert slow and fixpoint(slow, LEVELS["locked"], {})
     assert fast.cand == slow.cand and fast.vals == slow.vals
+
+
+def test_locked_sweeps_only_moved_units():
+    b = blank(NINE)
+    counts = {"pointing": 0, "claiming": 0}
+    assert locked(b, [], counts) and b.moved == 0  # everything looked at once: nothing found
+    drop(b, [9, 10, 11, 18, 19, 20], 5)  # box 1: 5 only in its first row; eliminate marks moved
+    assert b.moved & (1 << 18)
+    b.moved = 0  # as if box 1 had been swept already
+    assert locked(b, [], counts) and counts["pointing"] == 0 and b.cand[3] & bit(5)
+    b.moved = 1 << 18  # box 1 moved
+    assert locked(b, [], counts) and counts["pointing"] == 1 and not b.cand[3] & bit(5)
+
+
+def test_locked_reaches_the_pointing_claiming_fixpoint_on_9x9():
+    puzzles = [p for p in _examples() if p.side == 9]
+    if not puzzles:
+        pytest.skip("no 9x9 puzzles here")
+    for p in puzzles:
+        fast = blank(p.shape)
+        assert propagate(fast, givens(p), [], [0, 0], {})
+        todo: list[tuple[int, int]] = []
+        while True:
+            assert locked(fast, todo, {"pointing": 0, "claiming": 0})
+            if not todo and not fast.dirty:
+                break
+            assert settle(fast, todo)
+        slow = start(p)
+        assert slow and fixpoint(slow, LEVELS["locked"], {})
+        assert fast.cand == slow.cand and fast.vals == slow.vals, p.to_line()
