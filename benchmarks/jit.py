@@ -1,7 +1,7 @@
 """The compiled backend against its floors (issue 13), written to reports/jit.md.
 
     python benchmarks/jit.py [--puzzles DIR] [--sample 2000] [--seed 13] [--limit-25 60]
-        [--option-limit 5] [--skip-options] [--skip-compile] [--out reports/jit.md]
+        [--option-limit 5] [--sections abcdefg] [--out reports/jit.md]
 
 (a) royle17, a seeded sample, uniqueness proved (limit 2), in process per puzzle: jit and the hybrid
     take turns on each grid (the order alternating); then solve_many on the whole sample in one
@@ -9,11 +9,12 @@
 (b) top95 and forum_hardest_1106, limit 2, jit and the hybrid taking turns.
 (c) gecode_16x16, limit 2: every grid within 50 ms?
 (d) gecode_25x25, first solution (limit 1) with a time limit: jit and CP-SAT (`cpsat`, one worker)
-    taking turns on each grid; then jit proving uniqueness (limit 2).
+    taking turns on each grid.
 (e) The propagation and search options on 16x16 (all grids, limit 2) and 25x25 (first solution,
     a short time limit each).
 (f) The one-off compile: cold (an empty numba cache) and warm (loaded from the cache), each in a
     fresh process.
+(g) gecode_25x25, jit proving uniqueness (limit 2) with the same time limit.
 Every claimed solution is judged by sudokucp.check.is_solution; a wrong one stops the script.
 Times are Result.seconds (wall clock around the search) unless a table says CPU.
 """
@@ -40,6 +41,43 @@ from sudokucp.files import write_text
 from sudokucp.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
 from sudokucp.result import Result, Status
+
+NOTES = """## Notes
+
+- Clause learning is what solves the 25x25 grids at all: the propagating depth-first kernel,
+  whatever its propagation (singles; pointing and claiming; Regin's matching filter per unit, i.e.
+  every naked and hidden subset; the filter on each digit's row x column and line x box views too,
+  i.e. every fish and locked set) and branching (fewest candidates, Knuth's smallest choice,
+  dom/wdeg), solves few of the 18 grids (table e): the minimal 25x25 grids keep about 330 open
+  cells and 1,450 extra candidates at the root whatever the level.
+- The learning kernel stores no at-most-one clause (for 25x25 they would be 750,000 binary
+  clauses): the candidate masks of cells and unit-digits propagate both directions of every
+  exactly-one and give each implication a structural reason. In a learned clause, each digit that
+  a placement struck is replaced by that placement (a resolution on the binary at-most-one clause).
+- What closed the gap to CP-SAT at the median (measured by conflicts to the first solution, which
+  do not depend on the machine's load, on 9 of the 18 grids, then on the rest): (1) recursive
+  clause minimising (MiniSat's rule: a literal goes when the clause's other literals imply it
+  through reasons; `minimise=local` is the old one-step rule): median conflicts on the 9 grids
+  from 32,740 to 11,508; (2) then decisions that follow the saved phase instead of always placing
+  a digit: 11,508 to 10,534, and lower on most of the 9; (3) the kernel's hot helpers inlined
+  into their callers (numba `inline="always"`): numba no longer counts references to the array
+  arguments on every call, which about half of the stacks sampled with gdb showed; the same
+  conflicts then took about a third less CPU (9,780 against 6,489 conflicts per CPU second on
+  the 9 grids, under somewhat different load). Failed-literal probing at the root
+  (`probe=true`) strikes 30 to 120 digits per grid but did not lower the median (18,879 alone,
+  14,547 with minimising); it stays an option. Table e compares them at a short time limit.
+- Below 25x25 the depth-first kernel is faster: it needs no clause bookkeeping, and 9x9 grids
+  need a handful of guesses. Most of its time on a 17-clue grid is the root propagation. The
+  per-call path around it was cut: a plan per (shape, limit, keep) keyed by ints (a Shape
+  hashes in Python), uint8 solution rows, no per-call buffer lookups.
+- `seconds` is the search alone: the kernels compile (or load from numba's cache) once per
+  process before the first timed search (`compile_s`, table f), and numba's import counts as
+  `load_s`. numba's cache lives in a folder named by a hash of every kernel module's source, so an
+  edit to one module never loads another's stale machine code. The cpsat figures are the
+  project's current backend measured in this run. On a machine shared with other work, wall
+  times grow with the load (recorded at the start and the end); the CPU-time column of the
+  solve_many table is the one-core throughput.
+"""
 
 TDOKU = ("tdoku's published figures, for orientation only (C++, SIMD, one core of a faster "
          "machine): about 3-4 µs per royle17 grid and 74 µs per forum_hardest_1106 grid.")
@@ -183,8 +221,13 @@ def section_25(puzzles: list[Puzzle], limit_s: float) -> list[str]:
         other = "" if b.status is Status.SOLVED else f" ({b.status.value})"
         lines.append(f"| {a.puzzle} | {a.seconds:.2f}{mark} | {a.stats.get('backtracks', 0):,} | "
                      f"{b.seconds:.2f}{other} |")
+    return lines + [""]
+
+
+def section_proofs(puzzles: list[Puzzle], limit_s: float) -> list[str]:
+    jit = get_backend("jit")
     proofs = [judged(jit, p, 2, limit_s) for p in puzzles]
-    lines += ["", f"jit proving uniqueness (limit 2, {limit_s:.0f} s each):", ""]
+    lines = [f"## (g) gecode_25x25: jit proving uniqueness (limit 2), {limit_s:.0f} s each", ""]
     lines += table({"jit, limit 2": proofs}, lambda s: f"{s:.2f}", "s")
     lines += ["", f"- proved unique: {sum(r.complete and r.count == 1 for r in proofs)} of "
               f"{len(proofs)}", ""]
@@ -193,6 +236,8 @@ def section_25(puzzles: list[Puzzle], limit_s: float) -> list[str]:
 
 DFS_OPTIONS = [("singles", "cell"), ("singles", "smallest"), ("locked", "wdeg"),
                ("alldiff", "wdeg"), ("full", "smallest"), ("full", "wdeg"), ("dual", "wdeg")]
+CDCL_OPTIONS = [{"phase": "true"}, {"minimise": "local"}, {"minimise": "local", "phase": "true"},
+                {"probe": "true"}, {"restarts": "glucose"}, {"root": "dual"}]
 
 
 def section_options(p16: list[Puzzle], p25: list[Puzzle], limit_s: float) -> list[str]:
@@ -205,10 +250,12 @@ def section_options(p16: list[Puzzle], p25: list[Puzzle], limit_s: float) -> lis
              "|---|---:|---:|---:|---:|---:|---:|"]
     specs = [(f"dfs propagation={lv} branch={br}", {"search": "dfs", "propagation": lv,
                                                      "branch": br}) for lv, br in DFS_OPTIONS]
-    specs += [("cdcl restarts=luby phase=true root=singles (default)", {"search": "cdcl"}),
-              ("cdcl restarts=glucose", {"search": "cdcl", "restarts": "glucose"}),
-              ("cdcl phase=saved", {"search": "cdcl", "phase": "saved"}),
-              ("cdcl root=dual", {"search": "cdcl", "root": "dual"})]
+    defaults = backend_class("jit").defaults
+    shown = ("minimise", "phase", "restarts", "root")
+    specs += [("cdcl " + " ".join(f"{k}={defaults[k]}" for k in shown) + " (default)",
+               {"search": "cdcl"})]
+    specs += [("cdcl " + " ".join(f"{k}={v}" for k, v in changed.items()),
+               {"search": "cdcl", **changed}) for changed in CDCL_OPTIONS]
     for label, options in specs:
         backend = get_backend("jit", **options)
         r16 = [judged(backend, p, 2, 60) for p in p16]
@@ -252,8 +299,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit-25", type=float, default=60.0, help="seconds per 25x25 run")
     parser.add_argument("--option-limit", type=float, default=5.0,
                         help="seconds per 25x25 run in the options table")
-    parser.add_argument("--skip-options", action="store_true")
-    parser.add_argument("--skip-compile", action="store_true")
+    parser.add_argument("--sections", default="abcdefg",
+                        help="the sections to run, by letter (default: all)")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "jit.md")
     args = parser.parse_args(argv)
     for name in ("jit", "cpsat"):
@@ -266,22 +313,29 @@ def main(argv: list[str] | None = None) -> None:
                                             args.sample)
     p16 = load_puzzles(args.puzzles / "gecode_16x16.txt")
     p25 = load_puzzles(args.puzzles / "gecode_25x25.txt")
-    body = section_royle(royle, args.rounds)
-    body += section_hard({"top95": load_puzzles(args.puzzles / "top95.txt"),
-                          "forum_hardest_1106": load_puzzles(args.puzzles /
-                                                             "forum_hardest_1106.txt")})
-    body += section_16(p16)
-    body += section_25(p25, args.limit_25)
-    if not args.skip_options:
-        body += section_options(p16, p25, args.option_limit)
-    if not args.skip_compile:
-        body += section_compile()
-    body += ["## Orientation", "", f"- {TDOKU}", ""]
+    sections = {
+        "a": lambda: section_royle(royle, args.rounds),
+        "b": lambda: section_hard({name: load_puzzles(args.puzzles / f"{name}.txt")
+                                   for name in ("top95", "forum_hardest_1106")}),
+        "c": lambda: section_16(p16),
+        "d": lambda: section_25(p25, args.limit_25),
+        "e": lambda: section_options(p16, p25, args.option_limit),
+        "f": section_compile,
+        "g": lambda: section_proofs(p25, args.limit_25),
+    }
+    unknown = set(args.sections) - sections.keys()
+    if unknown:
+        parser.error(f"--sections takes letters of {''.join(sections)}, not {''.join(unknown)}")
+    body: list[str] = []
+    for letter in args.sections:
+        body += sections[letter]()
+    body += ["## Orientation", "", f"- {TDOKU}", "", NOTES]
     command = " ".join(["python benchmarks/jit.py", *sys.argv[1:]])
     versions = ", ".join(f"{n} {backend_class(n).version()}" for n in ("jit", "cpsat"))
     top = ["# The compiled backend (`jit`)", "",
            f"Command: `{command}` (took {(time.perf_counter() - started) / 60:.1f} min)", "",
-           *head, f"- {versions}; one process, one core per run; the machine was shared with "
+           *head, f"- load average at the end: {' '.join(map(str, os.getloadavg()))}",
+           f"- {versions}; one process, one core per run; the machine was shared with "
            "other work, so compare figures within one table, where methods took turns.", ""]
     write_text(args.out, "\n".join(top + body) + "\n")
 

@@ -13,7 +13,8 @@ when there is one (`smallest`, Knuth's rule).
 `cdcl` (jit_cdcl.py over jit_cdcl_state, jit_cdcl_propagate and jit_cdcl_learn; the default from
 25x25) learns clauses from conflicts over the same singles: first-UIP clauses whose struck digits
 are replaced by the placements that struck them, then minimised (`minimise=recursive`, MiniSat's
-rule, or `local`); VSIDS decisions that place a digit (`phase=true`) or follow the saved phase;
+rule, or `local`); VSIDS decisions that follow the saved phase (`phase=saved`) or place a digit
+(`phase=true`);
 Luby (or Glucose) restarts; after a root propagation at the dfs level `root` and, with
 `probe=true`, failed-literal probing. It is what solves the 25x25 minimal grids. Deductions hold
 in every solution, so counts (limit 2 or 0) are exact in both kernels.
@@ -177,7 +178,7 @@ class Jit(Backend):
     module = "numba"
     package = "numba"
     defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "luby",
-                "phase": "true", "root": "singles", "minimise": "recursive", "probe": False}
+                "phase": "saved", "root": "singles", "minimise": "recursive", "probe": False}
     choices = {"search": ("auto", "dfs", "cdcl"), "propagation": ("auto", *LEVELS),
                "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": ("true", "saved"),
                "root": LEVELS, "minimise": ("recursive", "local")}
