@@ -9,7 +9,8 @@ Two ways to give the solver a grid (option `givens`):
 - `simplify`: a fresh solver per grid on the clauses the givens leave (`cnf.simplify`), blocking
   clauses added as they are.
 The deadline interrupts the solver from a timer thread; CaDiCaL, which takes no interrupt, runs in
-chunks of conflicts (conf_budget) sized to the time left.
+chunks of conflicts (conf_budget) sized to the time left. The defaults (CaDiCaL 1.9.5, simplify)
+did best on the Gecode 25x25 grids (reports/families.md); assumptions were far slower there.
 """
 
 from __future__ import annotations
