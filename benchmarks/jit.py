@@ -48,8 +48,8 @@ NOTES = """## Notes
   whatever its propagation (singles; pointing and claiming; Regin's matching filter per unit, i.e.
   every naked and hidden subset; the filter on each digit's row x column and line x box views too,
   i.e. every fish and locked set) and branching (fewest candidates, Knuth's smallest choice,
-  dom/wdeg), solves few of the 18 grids (table e): the minimal 25x25 grids keep about 330 open
-  cells and 1,450 extra candidates at the root whatever the level.
+  dom/wdeg), solves few of the 18 grids (table e, in reports/jit_options.md): the minimal 25x25
+  grids keep about 330 open cells and 1,450 extra candidates at the root whatever the level.
 - The learning kernel stores no at-most-one clause (for 25x25 they would be 750,000 binary
   clauses): the candidate masks of cells and unit-digits propagate both directions of every
   exactly-one and give each implication a structural reason. In a learned clause, each digit that
@@ -65,7 +65,7 @@ NOTES = """## Notes
   conflicts then took about a third less CPU (9,780 against 6,489 conflicts per CPU second on
   the 9 grids, under somewhat different load). Failed-literal probing at the root
   (`probe=true`) strikes 30 to 120 digits per grid but did not lower the median (18,879 alone,
-  14,547 with minimising); it stays an option. Table e compares them at a short time limit.
+  14,547 with minimising); it stays an option. Table e compares the options at a short time limit.
 - Below 25x25 the depth-first kernel is faster: it needs no clause bookkeeping, and 9x9 grids
   need a handful of guesses. Most of its time on a 17-clue grid is the root propagation. The
   per-call path around it was cut: a plan per (shape, limit, keep) keyed by ints (a Shape
@@ -214,8 +214,11 @@ def section_25(puzzles: list[Puzzle], limit_s: float) -> list[str]:
              "jit (clause learning, its default at 25x25) and CP-SAT (one worker) taking turns "
              "on each grid.", ""]
     lines += table(rows, lambda s: f"{s:.2f}", "s")
-    lines += ["", ratio(rows, "cpsat", "jit"), "", "| grid | jit s | jit conflicts | cpsat s |",
-              "|---|---:|---:|---:|"]
+    medians = ", ".join(f"{name} {statistics.median(r.seconds for r in rows[name]):.2f} s"
+                        for name in rows)
+    lines += ["", f"- medians over all {len(puzzles)} grids, a time-out counted at its seconds: "
+              f"{medians}", ratio(rows, "cpsat", "jit"), "",
+              "| grid | jit s | jit conflicts | cpsat s |", "|---|---:|---:|---:|"]
     for a, b in zip(rows["jit"], rows["cpsat"]):
         mark = "" if a.status is Status.SOLVED else f" ({a.status.value})"
         other = "" if b.status is Status.SOLVED else f" ({b.status.value})"
@@ -334,7 +337,7 @@ def main(argv: list[str] | None = None) -> None:
     versions = ", ".join(f"{n} {backend_class(n).version()}" for n in ("jit", "cpsat"))
     top = ["# The compiled backend (`jit`)", "",
            f"Command: `{command}` (took {(time.perf_counter() - started) / 60:.1f} min)", "",
-           *head, f"- load average at the end: {' '.join(map(str, os.getloadavg()))}",
+           *head, f"- load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
            f"- {versions}; one process, one core per run; the machine was shared with "
            "other work, so compare figures within one table, where methods took turns.", ""]
     write_text(args.out, "\n".join(top + body) + "\n")
