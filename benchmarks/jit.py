@@ -1,7 +1,8 @@
 """The compiled backend against its floors (issue 13), written to reports/jit.md.
 
     python benchmarks/jit.py [--puzzles DIR] [--sample 2000] [--seed 13] [--limit-25 60]
-        [--option-limit 5] [--sections abcdefg] [--out reports/jit.md]
+        [--option-limit 5] [--option-kernels dfs,cdcl] [--sections abcdefg]
+        [--out reports/jit.md]
 
 (a) royle17, a seeded sample, uniqueness proved (limit 2), in process per puzzle: jit and the hybrid
     take turns on each grid (the order alternating); then solve_many on the whole sample in one
@@ -243,7 +244,8 @@ CDCL_OPTIONS = [{"phase": "true"}, {"minimise": "local"}, {"minimise": "local", 
                 {"probe": "true"}, {"restarts": "glucose"}, {"root": "dual"}]
 
 
-def section_options(p16: list[Puzzle], p25: list[Puzzle], limit_s: float) -> list[str]:
+def section_options(p16: list[Puzzle], p25: list[Puzzle], limit_s: float,
+                    kinds: str) -> list[str]:
     lines = ["## (e) Options on 16x16 and 25x25", "",
              f"16x16: all {len(p16)} grids, limit 2. 25x25: all {len(p25)} grids, first solution, "
              f"{limit_s:.0f} s each. `dfs` = the propagating depth-first kernel with a propagation "
@@ -260,6 +262,8 @@ def section_options(p16: list[Puzzle], p25: list[Puzzle], limit_s: float) -> lis
     specs += [("cdcl " + " ".join(f"{k}={v}" for k, v in changed.items()),
                {"search": "cdcl", **changed}) for changed in CDCL_OPTIONS]
     for label, options in specs:
+        if options["search"] not in kinds.split(","):
+            continue
         backend = get_backend("jit", **options)
         r16 = [judged(backend, p, 2, 60) for p in p16]
         r25 = [judged(backend, p, 1, limit_s) for p in p25]
@@ -302,6 +306,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit-25", type=float, default=60.0, help="seconds per 25x25 run")
     parser.add_argument("--option-limit", type=float, default=5.0,
                         help="seconds per 25x25 run in the options table")
+    parser.add_argument("--option-kernels", default="dfs,cdcl",
+                        help="the kernels whose options table e measures")
     parser.add_argument("--sections", default="abcdefg",
                         help="the sections to run, by letter (default: all)")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "jit.md")
@@ -322,7 +328,7 @@ def main(argv: list[str] | None = None) -> None:
                                    for name in ("top95", "forum_hardest_1106")}),
         "c": lambda: section_16(p16),
         "d": lambda: section_25(p25, args.limit_25),
-        "e": lambda: section_options(p16, p25, args.option_limit),
+        "e": lambda: section_options(p16, p25, args.option_limit, args.option_kernels),
         "f": section_compile,
         "g": lambda: section_proofs(p25, args.limit_25),
     }
