@@ -69,7 +69,7 @@ NOTES = """## Notes
   14,547 with minimising); it stays an option. Table e compares the options at a short time limit.
 - The price of the new default: some of the hardest grids need many more conflicts than with the
   old one (local minimising, decisions placing a digit): #27 and #32 took 48,760 and 92,433
-  conflicts then (reports/jit.md at e8f48d6) and are unsolved after about 313,000 and 317,000
+  conflicts then (reports/jit.md of commit c34304f) and are unsolved after about 313,000 and 317,000
   here, so the 60 s floor for every grid is not met; the median is.
 - Below 25x25 the depth-first kernel is faster: it needs no clause bookkeeping, and 9x9 grids
   need a handful of guesses. Most of its time on a 17-clue grid is the root propagation. The
