@@ -1,7 +1,8 @@
 """The pure-Python hybrid against its floors (issue 17), written to reports/hybrid.md.
 
     python benchmarks/hybrid.py [--puzzles DIR] [--sample 2000] [--seed 17] [--norvig PATH]
-        [--limit-25 60] [--budget-25 MIN] [--skip-rules] [--skip-25] [--out reports/hybrid.md]
+        [--limit-25 60] [--budget-25 MIN] [--skip-rules] [--skip-25 | --only-25]
+        [--out reports/hybrid.md]
 
 Every time is CPU time (process_time) around one call in this process, the methods taking turns on
 each grid (the order turning), first solution (limit 1) unless a table says otherwise:
@@ -211,12 +212,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budget-25", type=float, default=30.0, help="wall minutes for (e)")
     parser.add_argument("--skip-rules", action="store_true")
     parser.add_argument("--skip-25", action="store_true")
+    parser.add_argument("--only-25", action="store_true", help="section (e) alone")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "hybrid.md")
     args = parser.parse_args(argv)
     if not backend_class("sat").available():
         sys.exit("the sat backend needs pycosat: pip install 'sudoku-cp[sat]'")
     started = time.perf_counter()
     head = machine()
+    if args.only_25:
+        body = section_25(load_puzzles(args.puzzles / "gecode_25x25.txt"), args.limit_25,
+                          args.budget_25)
+        write_text(args.out, "\n".join([f"Command: `python benchmarks/hybrid.py "
+                                        f"{' '.join(sys.argv[1:])}`", "", *head, *body]) + "\n")
+        return
     sets = {name: load_puzzles(args.puzzles / f"{name}.txt")
             for name in ("forum_hardest_1106", "top95", "gecode_16x16")}
     royle = random.Random(args.seed).sample(load_puzzles(args.puzzles / "royle17.txt"),

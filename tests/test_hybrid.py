@@ -196,3 +196,23 @@ def test_root_fixpoint_is_the_logic_engines(spec):
         assert propagate(fast, queued_givens(p), [(n, TECHNIQUES[n]) for n in extra], [0, 0],
                          dict.fromkeys(extra, 0))
         assert fast.vals == engine.vals and fast.cand == engine.cand, p.to_line()
+
+
+def test_restarts_keep_answers_and_counts():
+    """Luby restarts (forced on a 9x9 grid) still find a right answer, and limits other than 1
+    search once, completely."""
+    p = Puzzle.parse(HARD)
+    r = get_backend("hybrid", techniques="singles", restarts="luby", seed=3).solve(p, limit=1)
+    assert r.status is Status.SOLVED and is_solution(p, r.solutions[0]) and "restarts" in r.stats
+    many = get_backend("hybrid", restarts="luby").solve(Puzzle.parse(MULTIPLE), limit=0)
+    assert many.complete and many.count == 28 and "restarts" not in many.stats
+    empty = get_backend("hybrid", restarts="luby").solve(Puzzle.empty(Shape(2, 2)), limit=1)
+    assert empty.count == 1 and is_solution(Puzzle.empty(Shape(2, 2)), empty.solutions[0])
+
+
+def test_luby_sequence():
+    from itertools import islice
+
+    from sudokucp.backends.hybrid import luby
+
+    assert list(islice(luby(), 15)) == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]

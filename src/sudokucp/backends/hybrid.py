@@ -10,29 +10,50 @@ default) takes the open cell with the fewest candidates, ties going to the one w
 peers; `smallest` is Knuth's exact-cover rule (the fewest candidates or, from three up, a digit
 with two or three places left in a unit), the rule before `degree` and the rater's; `cell`,
 `degree_unit` and `wdeg` (dom/wdeg: weights grown where guesses were refuted) are the others
-measured in reports/hybrid.md. Each alternative but the last runs on a copy of the board; an
-explicit stack keeps deep 25x25 searches free of recursion. Every deduction holds in every
-solution, so counts with limit 2 or 0 are exact. The clock is read every 16 guesses (not
-CHECK_EVERY: a guess costs a settle).
+measured in reports/hybrid.md. Option `restarts` (auto: `luby` on 25x25 grids, else `none`)
+restarts a first-solution search from the root after runs of RESTART_UNIT times the Luby
+sequence's guesses, each run after the first breaking ties and ordering digits at random (option
+`seed`); a run that exhausts the tree still proves the count. Each alternative but the last runs
+on a copy of the board; an explicit stack keeps deep 25x25 searches free of recursion. Every
+deduction holds in every solution, so counts with limit 2 or 0 are exact. The clock is read every
+16 guesses (not CHECK_EVERY: a guess costs a settle).
 
 Stats: guesses = alternatives tried at branch points, backtracks = guesses refuted by propagation,
 per-technique counts (root and nodes together: naked_single and hidden_single count digits placed,
-the others patterns), root_filled = cells filled by the root fixpoint, logic_s = time of the root
-fixpoint, search_s = the rest; timed_out = 1 when the deadline stopped the search.
+the others patterns), root_filled = cells filled by the root fixpoint, restarts = runs restarted,
+logic_s = time of the root fixpoint, search_s = the rest; timed_out = 1 when the deadline stopped
+the search.
 """
 
 from __future__ import annotations
 
+import random
 import time
+from collections.abc import Iterator
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
-from sudokucp.backends.hybrid_branch import RULES
+from sudokucp.backends.hybrid_branch import RULES, Rule, shuffled
 from sudokucp.propagation import Board, blank, givens, propagate, settle
 from sudokucp.puzzle import Puzzle
 from sudokucp.techniques import LEVELS, TECHNIQUES, resolve_techniques
 
 SINGLES = tuple(LEVELS["singles"])
 GUESS_MASK = 15  # the clock is read every 16 guesses: a guess costs a settle, not a few operations
+RESTART_UNIT = 512  # guesses of the shortest run between restarts (times the Luby sequence)
+RESTART_SIDE = 25  # restarts=auto: from this side up, first solution only
+
+
+def luby() -> Iterator[int]:
+    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ..."""
+    i = 1
+    while True:
+        k = i.bit_length()
+        j = i
+        while j != (1 << k) - 1:  # descend into the copy of the sequence that j lies in
+            j -= (1 << (k - 1)) - 1
+            k = j.bit_length()
+        yield 1 << (k - 1)
+        i += 1
 
 
 class Hybrid(Backend):
@@ -40,8 +61,9 @@ class Hybrid(Backend):
 
     name = "hybrid"
     description = "logic to a fixpoint, then MRV search with singles (or more) at every node"
-    defaults = {"techniques": "locked", "node_techniques": "singles", "branch": "degree"}
-    choices = {"branch": tuple(RULES)}
+    defaults = {"techniques": "locked", "node_techniques": "singles", "branch": "degree",
+                "restarts": "auto", "seed": 0}
+    choices = {"branch": tuple(RULES), "restarts": ("auto", "luby", "none")}
     tracer = None  # a sudokucp.trace.Tracer while a search is traced
 
     def __init__(self, **options: object) -> None:
@@ -69,17 +91,41 @@ class Hybrid(Backend):
             if not b.open:
                 solutions.append(tuple(b.vals))
             else:
-                complete = self._dfs(b, limit, deadline, solutions, tally, counts, stats)
+                complete = self._restarting(b, limit, deadline, solutions, tally, counts,
+                                            stats)
         t2 = time.perf_counter()
         stats.update(naked_single=tally[0], hidden_single=tally[1], **counts)
         stats.update(logic_s=t1 - t0, search_s=t2 - t1)
         return solutions, complete, stats
 
+    def _restarting(self, root: Board, limit: int, deadline: float | None, solutions: Found,
+                    tally: list[int], counts: dict[str, int], stats: dict[str, float]) -> bool:
+        """The search, restarted from the root with random ties after runs of Luby-sequence
+        lengths when restarts apply (first solution only, untraced); True when a run exhausted
+        the tree."""
+        mode = self.options["restarts"]
+        if mode == "auto":
+            mode = "luby" if root.t.n >= RESTART_SIDE else "none"
+        if mode == "none" or limit != 1 or self.tracer is not None:
+            return bool(self._dfs(root, limit, deadline, solutions, tally, counts, stats))
+        rng = random.Random(self.options["seed"])
+        rule: Rule = self.branches
+        for run, length in enumerate(luby()):
+            stats["restarts"] = run
+            done = self._dfs(root.copy(), limit, deadline, solutions, tally, counts, stats,
+                             rule, RESTART_UNIT * length)
+            if done is not None:
+                return done
+            rule = shuffled(rng)
+        return False  # not reached: luby() never ends
+
     def _dfs(self, root: Board, limit: int, deadline: float | None, solutions: Found,
-             tally: list[int], counts: dict[str, int], stats: dict[str, float]) -> bool:
-        """Depth-first over copies of the board, on an explicit stack; True when the tree was
-        exhausted. Adds guesses and backtracks (and timed_out) to `stats`."""
-        extra, trace, branches = self.node_steps, self.tracer, self.branches
+             tally: list[int], counts: dict[str, int], stats: dict[str, float],
+             rule: Rule | None = None, budget: int = -1) -> bool | None:
+        """Depth-first over copies of the board, on an explicit stack, by `rule` (the option's
+        when None); True when the tree was exhausted, None when `budget` guesses ran out first.
+        Adds guesses and backtracks (and timed_out) to `stats`."""
+        extra, trace, branches = self.node_steps, self.tracer, rule or self.branches
         weighted = self.options["branch"] == "wdeg"
         weights, cell_units = [0] * len(root.free), root.t.cell_units
         guesses = backtracks = 0
@@ -96,9 +142,12 @@ class Hybrid(Backend):
                 else:
                     stack.pop()  # the last alternative takes the board itself
                 guesses += 1
-                if not guesses & GUESS_MASK and expired(deadline):
-                    stats[TIMED_OUT] = 1
-                    return False
+                if not guesses & GUESS_MASK:
+                    if expired(deadline):
+                        stats[TIMED_OUT] = 1
+                        return False
+                    if guesses == budget:
+                        return None
                 if not (propagate(b, todo, extra, tally, counts) if extra
                         else settle(b, todo, tally)):
                     backtracks += 1
@@ -115,4 +164,5 @@ class Hybrid(Backend):
                     stack.append((b, branches(b, weights)))
             return True
         finally:
-            stats["guesses"], stats["backtracks"] = guesses, backtracks
+            stats["guesses"] += guesses
+            stats["backtracks"] += backtracks

@@ -17,6 +17,7 @@ a guess in one of its cells is refuted; only `wdeg` reads it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from sudokucp.propagation import Board, Place
@@ -25,16 +26,9 @@ Rule = Callable[[Board, list[int]], list[Place]]
 
 
 def fewest(cand: list[int]) -> int:
-    """The open cell with the fewest candidates (the first with two)."""
-    best, low = -1, 99
-    for c, m in enumerate(cand):
-        if m:
-            k = m.bit_count()
-            if k < low:
-                best, low = c, k
-                if k == 2:
-                    break
-    return best
+    """The first open cell with the fewest candidates (counted and searched at C speed)."""
+    counts = list(map(int.bit_count, cand))
+    return counts.index(min(filter(None, counts)))
 
 
 def digits(cell: int, m: int) -> list[Place]:
@@ -122,6 +116,23 @@ def wdeg(b: Board, weights: list[int]) -> list[Place]:
     m = cand[best]
     k = m.bit_count()
     return (k > 2 and unit_digit(b, k)) or digits(best, m)
+
+
+def shuffled(rng: random.Random) -> Rule:
+    """A rule for restarts: a cell with the fewest candidates drawn at random, its digits in a
+    random order."""
+
+    def rule(b: Board, weights: list[int]) -> list[Place]:
+        cand = b.cand
+        counts = list(map(int.bit_count, cand))
+        low = min(filter(None, counts))
+        start = rng.randrange(len(counts))  # the first such cell from a random place, wrapping
+        cell = counts.index(low, start) if low in counts[start:] else counts.index(low)
+        alternatives = digits(cell, cand[cell])
+        rng.shuffle(alternatives)
+        return alternatives
+
+    return rule
 
 
 RULES: dict[str, Rule] = {f.__name__: f for f in (smallest, cell, degree, degree_unit, wdeg)}
