@@ -1,4 +1,4 @@
-"""The solver families of issue 14 beside sat, cpsat and the hybrid, written to reports/families.md.
+"""pysat, minizinc and dlx beside sat, cpsat and the hybrid, written to reports/families.md.
 
     python benchmarks/families.py [--puzzles DIR] [--royle 1000] [--seed 14] [--limit 60]
         [--short 10] [--short-backends hybrid,dlx] [--jobs 2] [--out reports/families.md]

@@ -1,4 +1,4 @@
-"""The GPU batch backend against its floors (issue 16), written to reports/gpu.md.
+"""The GPU batch backend against its targets, written to reports/gpu.md.
 
     python benchmarks/gpu.py [--datasets ../shared/datasets/raw] [--sizes 1000,10000,100000,1000000]
         [--rounds 3] [--budget 4096] [--small-budget 256] [--skip-options] [--skip-cpu]

@@ -1,4 +1,4 @@
-"""The pure-Python hybrid against its floors (issue 17), written to reports/hybrid.md.
+"""The pure-Python hybrid against its targets, written to reports/hybrid.md.
 
     python benchmarks/hybrid.py [--puzzles DIR] [--sample 2000] [--seed 17] [--norvig PATH]
         [--limit-25 60] [--budget-25 MIN] [--skip-rules] [--skip-25 | --only-25]
@@ -41,8 +41,8 @@ from sudokucp.puzzle import Grid, Puzzle
 
 Run = tuple[float, float]  # CPU seconds, guesses (0 where a method does not count them)
 Method = Callable[[Puzzle], Run]
-NORVIG_REFERENCE = ("Norvig's solver was measured once beside the yardstick (see the closing "
-                    "note of issue 17 and the royle17 table of the run that had --norvig)")
+NORVIG_REFERENCE = ("Norvig's solver was measured once beside the yardstick (see the royle17 "
+                    "table of a run with --norvig, such as the one in reports/hybrid.md)")
 RULES = ("smallest", "cell", "degree", "degree_unit", "wdeg")
 
 

@@ -1,4 +1,4 @@
-"""The compiled backend against its floors (issue 13), written to reports/jit.md.
+"""The compiled backend against its targets, written to reports/jit.md.
 
     python benchmarks/jit.py [--puzzles DIR] [--sample 2000] [--seed 13] [--limit-25 60]
         [--option-limit 5] [--option-kernels dfs,cdcl] [--sections abcdefg]

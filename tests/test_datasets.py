@@ -352,7 +352,7 @@ def test_a_name_works_in_solve_and_rate(server, monkeypatch, capsys):
 
 
 def test_bench_on_top95_after_one_fetch(shared_raw, server, tmp_path, capsys):
-    """The issue's check: `bench --backends hybrid sat --puzzles top95` on a fresh cache."""
+    """The first-use check: `bench --backends hybrid sat --puzzles top95` on a fresh cache."""
     server.root = shared_raw / "raw"
     backends = ["hybrid", "sat"] if "sat" in datasets_backends() else ["hybrid"]
     out = tmp_path / "r"
