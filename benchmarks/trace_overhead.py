@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from checkouts import Checkout
+
 ROOT = Path(__file__).resolve().parents[1]
 CHUNK = 10
 TIMINGS = ("logic_s", "search_s", "load_s")
@@ -43,25 +45,6 @@ def worker(src: str) -> None:
             stats = {k: v for k, v in r.stats.items() if k not in TIMINGS}
             out.append([cpu, r.status.value, "".join(map(str, r.solution or ())), stats])
         print(json.dumps(out), flush=True)
-
-
-class Checkout:
-    """A worker process running one checkout."""
-
-    def __init__(self, root: Path) -> None:
-        self.proc = subprocess.Popen([sys.executable, __file__, "--worker", str(root / "src")],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def run(self, job: dict) -> list:
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(json.dumps(job) + "\n")
-        self.proc.stdin.flush()
-        return json.loads(self.proc.stdout.readline())
-
-    def close(self) -> None:
-        assert self.proc.stdin
-        self.proc.stdin.close()
-        self.proc.wait()
 
 
 def interleaved(pair: tuple[Checkout, Checkout], backend: str, grids: list[str],
@@ -127,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
             ("mrv", f"royle17 (first {args.royle})", lines(args.puzzles / "royle17.txt",
                                                            args.royle)),
             ("hybrid", "top95", lines(args.puzzles / "top95.txt"))]
-    pair = (Checkout(args.before), Checkout(args.after))
+    pair = (Checkout(args.before, __file__), Checkout(args.after, __file__))
     commits = [git(c, "rev-parse", "--short", "HEAD") for c in (args.before, args.after)]
     changed = git(args.after, "diff", "--shortstat") or "no change"
     command = "python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])])
