@@ -34,7 +34,9 @@ PIP = "the Python package minizinc is not installed: pip install 'sudoku-cp[mini
 def unavailable_reason() -> str | None:
     """Why the backend cannot run here (package or binary missing), or None."""
     try:
-        import minizinc
+        with warnings.catch_warnings():  # its "MiniZinc was not found" is said by INSTALL
+            warnings.simplefilter("ignore", RuntimeWarning)
+            import minizinc
     except ModuleNotFoundError as err:
         if (err.name or "").split(".")[0] != "minizinc":
             raise
