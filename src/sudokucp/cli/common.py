@@ -81,11 +81,16 @@ def stdin_hint(source: str) -> None:
               "(or give a FILE)", file=sys.stderr)
 
 
-def positive_arg(text: str) -> float:
+def number_arg(text: str) -> float:
+    """`text` as a number, or an argparse error saying it is not one."""
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def positive_arg(text: str) -> float:
+    value = number_arg(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text} must be positive")
     return value

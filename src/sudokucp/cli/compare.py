@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sudokucp.cli.common import EXIT_OK, EXIT_UNSOLVED, CommandError, fail, plural
+from sudokucp.cli.common import EXIT_OK, EXIT_UNSOLVED, CommandError, fail, number_arg, plural
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -15,20 +15,14 @@ if TYPE_CHECKING:
 
 
 def _ratio_arg(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = number_arg(text)
     if not value > 1:
         raise argparse.ArgumentTypeError(f"{text} must be more than 1 (a ratio of times)")
     return value
 
 
 def _floor_arg(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = number_arg(text)
     if not value >= 0:
         raise argparse.ArgumentTypeError(f"{text} must be at least 0")
     return value
