@@ -29,3 +29,21 @@ class Checkout:
         assert self.proc.stdin
         self.proc.stdin.close()
         self.proc.wait()
+
+
+def interleaved(pair: tuple[Checkout, Checkout], job: dict, grids: list[str], chunk: int,
+                rounds: int = 1) -> tuple[list, list]:
+    """Every grid through both checkouts, `chunk` at a time, alternating which goes first; with
+    several rounds, each grid keeps its least CPU time (the one least disturbed by other load)."""
+    results: tuple[list, list] = ([], [])
+    for r in range(rounds):
+        for i in range(0, len(grids), chunk):
+            order = (0, 1) if (i // chunk + r) % 2 == 0 else (1, 0)
+            for side in order:
+                done = pair[side].run({**job, "grids": grids[i:i + chunk]})
+                if r == 0:
+                    results[side].extend(done)
+                else:
+                    for k, row in enumerate(done, i):
+                        results[side][k][0] = min(results[side][k][0], row[0])
+    return results

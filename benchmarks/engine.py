@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from checkouts import Checkout
+from checkouts import Checkout, interleaved
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED_RULES = "singles,locked,naked_pair,naked_triple,naked_quad"
@@ -64,24 +64,6 @@ def worker(src: str) -> None:
             out.append([cpu, r.status.value, {"solution": "".join(map(str, r.solution or ())),
                                               **stats}])
         print(json.dumps(out), flush=True)
-
-
-def interleaved(pair: tuple[Checkout, Checkout], job: dict, grids: list[str],
-                rounds: int = 1) -> tuple[list, list]:
-    """Every grid through both checkouts, chunk by chunk, alternating which goes first; with
-    several rounds, each grid keeps its least CPU time (the one least disturbed by other load)."""
-    results: tuple[list, list] = ([], [])
-    for r in range(rounds):
-        for i in range(0, len(grids), CHUNK):
-            order = (0, 1) if (i // CHUNK + r) % 2 == 0 else (1, 0)
-            for side in order:
-                done = pair[side].run({**job, "grids": grids[i:i + CHUNK]})
-                if r == 0:
-                    results[side].extend(done)
-                else:
-                    for k, row in enumerate(done, i):
-                        results[side][k][0] = min(results[side][k][0], row[0])
-    return results
 
 
 def ms(seconds: float) -> str:
@@ -165,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                     rounds = max(1, SMALL // len(grids))
                     label = f"{what}, {name}" + (f" (best of {rounds})" if rounds > 1 else "")
                     row, differ = compare(label, *interleaved(pair, {"what": what}, grids,
-                                                              rounds))
+                                                              CHUNK, rounds))
                     log(row)
                     out.append(row)
                     bad += differ
@@ -175,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
                 "after median ms | differ |", "|---|---:|---:|---:|---:|---:|---:|"]
         for rules in (SEED_RULES, "fish"):
             row, differ = shares(rules, *interleaved(pair, {"what": "logic", "rules": rules},
-                                                      royle))
+                                                      royle, CHUNK))
             log(row)
             out.append(row)
             bad += differ

@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from checkouts import Checkout
+from checkouts import Checkout, interleaved
 
 ROOT = Path(__file__).resolve().parents[1]
 CHUNK = 10
@@ -45,24 +45,6 @@ def worker(src: str) -> None:
             stats = {k: v for k, v in r.stats.items() if k not in TIMINGS}
             out.append([cpu, r.status.value, "".join(map(str, r.solution or ())), stats])
         print(json.dumps(out), flush=True)
-
-
-def interleaved(pair: tuple[Checkout, Checkout], backend: str, grids: list[str],
-                rounds: int) -> tuple[list, list]:
-    """Every grid through both checkouts, chunk by chunk, alternating which goes first; each
-    grid keeps its least CPU time over the rounds."""
-    results: tuple[list, list] = ([], [])
-    for r in range(rounds):
-        for i in range(0, len(grids), CHUNK):
-            order = (0, 1) if (i // CHUNK + r) % 2 == 0 else (1, 0)
-            for side in order:
-                done = pair[side].run({"backend": backend, "grids": grids[i:i + CHUNK]})
-                if r == 0:
-                    results[side].extend(done)
-                else:
-                    for k, row in enumerate(done, i):
-                        results[side][k][0] = min(results[side][k][0], row[0])
-    return results
 
 
 def git(root: Path, *args: str) -> str:
@@ -130,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         for backend, label, grids in sets:
             if grids:
                 text, differ = row(f"{backend}, {label}",
-                                   *interleaved(pair, backend, grids, args.rounds))
+                                   *interleaved(pair, {"backend": backend}, grids, CHUNK,
+                                                 args.rounds))
                 print(text, file=sys.stderr, flush=True)
                 out.append(text)
                 bad += differ
