@@ -253,6 +253,20 @@ def test_cdcl_options(options):
     check(puzzle, backend.solve(puzzle, limit=2))
 
 
+def test_cdcl_fallback_starts_over_with_the_fallback_settings():
+    puzzle = holed(Shape(3, 3), 0.7, seed=6)
+    first_run = jit(search="cdcl", fallback=0).solve(puzzle, limit=1)
+    assert first_run.stats["backtracks"] >= 2 and first_run.stats["fallback"] == 0
+    again = jit(search="cdcl", fallback=1).solve(puzzle, limit=1)  # over after one conflict
+    check(puzzle, again)
+    assert again.stats["fallback"] == 1
+    alone = jit(search="cdcl", phase="true", minimise="local", fallback=0).solve(puzzle)
+    assert again.stats["backtracks"] >= 1 + alone.stats["backtracks"]  # both runs' conflicts
+    proof = jit(search="cdcl", fallback=1).solve(puzzle, limit=0)  # counts never start over
+    expected = jit(search="dfs").solve(puzzle, limit=0)
+    assert (proof.count, proof.complete, proof.stats["fallback"]) == (expected.count, True, 0)
+
+
 def test_options_are_checked_and_named():
     with pytest.raises(OptionError, match="propagation"):
         jit(propagation="magic")

@@ -14,9 +14,10 @@ when there is one (`smallest`, Knuth's rule).
 25x25) learns clauses from conflicts over the same singles: first-UIP clauses whose struck digits
 are replaced by the placements that struck them, then minimised (`minimise=recursive`, MiniSat's
 rule, or `local`); VSIDS decisions that follow the saved phase (`phase=saved`) or place a digit
-(`phase=true`);
-Luby (or Glucose) restarts; after a root propagation at the dfs level `root` and, with
-`probe=true`, failed-literal probing. It is what solves the 25x25 minimal grids. Deductions hold
+(`phase=true`); Luby (or Glucose) restarts; after a root propagation at the dfs level `root` and,
+with `probe=true`, failed-literal probing. A first-solution search still unsolved after `fallback`
+conflicts (0: never) starts over placing digits with local minimising, the settings that cost more
+at the median but fail less in the tail. It is what solves the 25x25 minimal grids. Deductions hold
 in every solution, so counts (limit 2 or 0) are exact in both kernels.
 
 The deadline: a kernel runs in budgets (guesses, or conflicts and decisions) and the clock is read
@@ -26,8 +27,8 @@ loading it from numba's cache on disk, happens once per process before the first
 stats of the first result that used it, never in `seconds`.
 
 Stats: nodes = values placed, guesses = alternatives tried (dfs) or decisions (cdcl), backtracks =
-guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, restarts and probed
-(digits struck by probing).
+guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, restarts, probed
+(digits struck by probing) and fallback (1 when the search started over), summed over both runs.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ from sudokucp.result import Result
 
 LEVELS = ("singles", "locked", "alldiff", "full", "dual")  # in the dfs kernel's order
 BRANCHES = ("cell", "smallest", "wdeg")
+FALLBACK = {"phase": "true", "minimise": "local"}  # cdcl, first solution: after `fallback`
+STOPPED = -1  # _learn: the conflicts passed the cap
 STRONG_SIDE = 16  # propagation=auto: `full` from this side up, `locked` below
 LEARN_SIDE = 25  # search=auto: clause learning from this side up
 FIRST_BUDGET = 256  # guesses (or conflicts and decisions) before the first look at the clock
@@ -178,10 +181,11 @@ class Jit(Backend):
     module = "numba"
     package = "numba"
     defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "luby",
-                "phase": "saved", "root": "singles", "minimise": "recursive", "probe": False}
+                "phase": "saved", "root": "singles", "minimise": "recursive", "probe": False,
+                "fallback": 30000}
     choices = {"search": ("auto", "dfs", "cdcl"), "propagation": ("auto", *LEVELS),
-               "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": ("true", "saved"),
-               "root": LEVELS, "minimise": ("recursive", "local")}
+               "branch": BRANCHES, "restarts": ("luby", "glucose"),
+               "phase": ("true", "saved"), "root": LEVELS, "minimise": ("recursive", "local")}
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -272,21 +276,43 @@ class Jit(Backend):
 
     def _cdcl(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
               ) -> tuple[int, bool, dict]:
-        """The clause-learning kernel, on fresh arrays (the pool grows when it must), from the
-        candidates that the dfs kernel's `root` propagation leaves."""
-        k, shape, limit, handover = plan.k, plan.shape, plan.limit, plan.handover
+        """The clause-learning kernel from the candidates that the dfs kernel's `root`
+        propagation leaves; a first-solution search that passes `fallback` conflicts starts over
+        with the FALLBACK settings, which cost more at the median and fail less in the tail."""
+        k, shape, options = plan.k, plan.shape, self.options
         masks = self._root_masks(shape, grid)
         if masks is None:  # the root propagation found a contradiction: no solution
             return k.EXHAUSTED, False, {"nodes": 0, "guesses": 0, "backtracks": 0}
+        cap = 0 if plan.limit != 1 or FALLBACK.items() <= options.items() else options["fallback"]
+        cap = max(cap, 0)
+        status, timed_out, stats = self._learn(plan, grid, masks, solutions, deadline, options,
+                                               cap)
+        if status != STOPPED:
+            return status, timed_out, stats | {"fallback": 0}
+        status, timed_out, more = self._learn(plan, grid, masks, solutions, deadline,
+                                              {**options, **FALLBACK}, 0)
+        return status, timed_out, {name: stats[name] + more[name] for name in stats} | {
+            "fallback": 1}
+
+    def _learn(self, plan: _Plan, grid: Any, masks: Any, solutions: Found,
+               deadline: float | None, options: dict, cap: int) -> tuple[int, bool, dict]:
+        """One clause-learning search on fresh arrays (the pool grows when it must) with these
+        options; STOPPED once it has passed `cap` conflicts (0: no cap)."""
+        k, shape, limit, handover = plan.k, plan.shape, plan.limit, plan.handover
         arrays = list(k.state(shape.side, limit, int(handover), plan.capacity))
         regs, sols = arrays[9], arrays[12]
-        regs[k.Q_POSITIVE] = self.options["phase"] == "true"
-        regs[k.Q_GLUCOSE] = self.options["restarts"] == "glucose"
-        regs[k.Q_MINIMIZE] = self.options["minimise"] == "recursive"
-        regs[k.Q_PROBE] = self.options["probe"]
+        regs[k.Q_POSITIVE] = options["phase"] == "true"
+        regs[k.Q_GLUCOSE] = options["restarts"] == "glucose"
+        regs[k.Q_MINIMIZE] = options["minimise"] == "recursive"
+        regs[k.Q_PROBE] = options["probe"]
         tables = (*_tables(shape), _positions(shape))
 
         def step(budget: int) -> int:
+            if cap:
+                left = cap - int(regs[k.Q_CONFLICTS])
+                if left <= 0:
+                    return STOPPED
+                budget = left if budget < 0 else min(budget, left)
             status = k.run(grid, masks, *tables, *arrays, budget)
             while status == k.GROW:  # clauses it may not drop (blocking ones) filled the pool
                 k.grow(arrays)
@@ -361,7 +387,7 @@ def _drive(step: Callable[[int], int], k: ModuleType, regs: Any, sols: Any, stor
             for grid in sols[:regs[stored]].tolist():
                 solutions.append(grid)
             regs[stored] = 0  # emptied: the kernel fills it again
-        if status in (k.EXHAUSTED, k.LIMIT):
+        if status in (k.EXHAUSTED, k.LIMIT, STOPPED):
             break
         if expired(deadline):
             timed_out = True
