@@ -68,10 +68,17 @@ NOTES = """## Notes
   the 9 grids, under somewhat different load). Failed-literal probing at the root
   (`probe=true`) strikes 30 to 120 digits per grid but did not lower the median (18,879 alone,
   14,547 with minimising); it stays an option. Table e compares the options at a short time limit.
-- The price of the new default: some of the hardest grids need many more conflicts than with the
-  old one (local minimising, decisions placing a digit): #27 and #32 took 48,760 and 92,433
-  conflicts then (reports/jit.md of commit c34304f) and are unsolved after about 313,000 and 317,000
-  here, so the 60 s floor for every grid is not met; the median is.
+- What closed the tail: the two settings trade the median for the tail. With recursive
+  minimising and saved phases, #26, #27 and #32 are still unsolved at 120,000 conflicts; with
+  local minimising and decisions that place a digit they take 81,453, 48,760 and 92,433, and
+  neither change alone does it (each alone: all three still open at 120,000). Switching between
+  the two on one search (shared clauses and activities; runs of 10,000, 20,000, ... conflicts)
+  left #26 and #27 open at 300,000, and periodic rephasing (best, all placed, all struck) at
+  about 250,000. What does it: a first-solution search that has not finished after `fallback`
+  (30,000) conflicts starts over with the second settings, so a grid costs its first-search
+  conflicts when those are under 30,000, else 30,000 plus the second search's: 8 of the 18
+  start over, the slowest (#18) at 292,194 conflicts. Counting searches (limit 2 or 0) never
+  start over.
 - Below 25x25 the depth-first kernel is faster: it needs no clause bookkeeping, and 9x9 grids
   need a handful of guesses. Most of its time on a 17-clue grid is the root propagation. The
   per-call path around it was cut: a plan per (shape, limit, keep) keyed by ints (a Shape
