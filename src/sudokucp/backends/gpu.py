@@ -229,14 +229,14 @@ class Gpu(Backend):
     def solve_array(self, grids: Any, shape: Shape, *, limit: int = 1) -> GpuBatch:
         """Solve a (grids x cells) integer array of one shape (0 = blank), limit 1 or 2, every
         grid answered (the unfinished ones by jit) and every solution judged."""
-        from sudokucp.backends.gpu_kernel import EXHAUSTED, LIMIT
-
         if limit not in (1, 2):
             raise ValueError(f"solve_array finds one solution or proves uniqueness: limit 1 or "
                              f"2, not {limit}")
         np = _np()
         start = time.perf_counter()
         grids = _checked(np, grids, shape)
+        from sudokucp.backends.gpu_kernel import EXHAUSTED, LIMIT  # numba: after the checks
+
         m, times = grids.shape[0], {}
         order = self._order(np, grids)
         work = grids if order is None else grids[order]
