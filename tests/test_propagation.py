@@ -17,6 +17,7 @@ from sudokucp.propagation import (
     lone_digits,
     place,
     propagate,
+    seed,
     settle,
     start,
     tables,
@@ -160,6 +161,21 @@ def test_settle_after_one_digit_on_every_shape(shape):
     b = blank(shape)
     assert settle(b, [(shape.cells - 1, bit(shape.side))]) and consistent(b)
     assert b.open == shape.cells - 1
+
+
+@pytest.mark.parametrize("path", ["examples/4x4.txt", "examples/6x6.txt", "generated/12x12.txt",
+                                  "generated/16x16.txt", "generated/25x25.txt"])
+def test_seed_places_the_givens_as_place_does(path):
+    for p in load_puzzles(PUZZLES / path)[:3]:
+        one_by_one = blank(p.shape)
+        assert all(place(one_by_one, c, b) for c, b in givens(p))
+        b, todo = seed(p)
+        assert (b.cand, b.vals, b.free, b.open) == (one_by_one.cand, one_by_one.vals,
+                                                    one_by_one.free, one_by_one.open)
+        assert todo == [(c, m) for c, m in enumerate(b.cand) if m and not m & (m - 1)]
+        assert b.dirty == (1 << 3 * p.side) - 1  # every unit is searched for hidden singles
+        slow = blank(p.shape)
+        assert settle(b, todo) and settle(slow, givens(p)) and b.vals == slow.vals
 
 
 # --- every kind of contradiction is False --------------------------------------------------------

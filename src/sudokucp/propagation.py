@@ -112,14 +112,42 @@ def givens(puzzle: Puzzle) -> list[Place]:
     return [(c, 1 << (v - 1)) for c, v in enumerate(puzzle.cells) if v]
 
 
+def seed(puzzle: Puzzle) -> tuple[Board, list[Place]] | Literal[False]:
+    """The board of a puzzle with its givens placed at once, nothing else deduced, and the naked
+    singles they leave, queued for settle; False when givens clash or leave a cell with no
+    candidate. Every unit is marked dirty and moved."""
+    t = tables(puzzle.shape)
+    full, cell_units, cells = t.full, t.cell_units, puzzle.cells
+    used = [0] * len(t.units)
+    for c, v in enumerate(cells):
+        if v:
+            bit = 1 << (v - 1)
+            r, k, x = cell_units[c]
+            if (used[r] | used[k] | used[x]) & bit:
+                return False
+            used[r] |= bit
+            used[k] |= bit
+            used[x] |= bit
+    cand, todo, left = [0] * len(cells), [], 0
+    for c, v in enumerate(cells):
+        if not v:
+            r, k, x = cell_units[c]
+            m = full & ~(used[r] | used[k] | used[x])
+            if not m:
+                return False
+            cand[c] = m
+            left += 1
+            if not m & (m - 1):
+                todo.append((c, m))
+    free = [full ^ u for u in used]
+    return Board(t, cand, list(cells), free, left, (1 << len(used)) - 1), todo
+
+
 def start(puzzle: Puzzle) -> Board | Literal[False]:
     """The board of a puzzle with its givens placed, nothing else deduced; False on a
     contradiction (two givens clash, or they leave a cell without candidates)."""
-    b = blank(puzzle.shape)
-    for cell, bit in givens(puzzle):
-        if not place(b, cell, bit):
-            return False
-    return b
+    seeded = seed(puzzle)
+    return seeded and seeded[0]
 
 
 def place(b: Board, cell: int, bit: int) -> bool:

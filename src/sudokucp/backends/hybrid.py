@@ -33,7 +33,7 @@ from collections.abc import Iterator
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
 from sudokucp.backends.hybrid_branch import RULES, Rule, shuffled
-from sudokucp.propagation import Board, blank, givens, propagate, settle
+from sudokucp.propagation import Board, propagate, seed, settle
 from sudokucp.puzzle import Puzzle
 from sudokucp.techniques import LEVELS, TECHNIQUES, resolve_techniques
 
@@ -81,8 +81,11 @@ class Hybrid(Backend):
         tally = [0, 0]
         counts = dict.fromkeys(self.root + self.nodes, 0)
         stats: dict[str, float] = {"guesses": 0, "backtracks": 0}
-        b = blank(puzzle.shape)
-        ok = propagate(b, givens(puzzle), self.root_steps, tally, counts)
+        seeded = seed(puzzle)
+        if seeded:
+            b, todo = seeded
+            tally[0] = len(todo)  # naked singles the givens leave
+        ok = seeded and propagate(b, todo, self.root_steps, tally, counts)
         t1 = time.perf_counter()
         solutions = self.collector()
         complete = True
