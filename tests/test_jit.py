@@ -225,6 +225,14 @@ def test_solve_many_refuses_what_it_cannot_batch():
         jit().solve_many([Puzzle.empty(Shape(5, 5))])
     batch = jit(search="dfs").solve_many([holed(Shape(5, 5), 0.3)])
     assert batch.counts.tolist() == [1]
+    import numpy as np
+
+    with pytest.raises(ValueError, match="4x4 grids hold 0 .blank. to 4, not 260"):
+        jit().solve_array(np.array([[260] + [0] * 15]), Shape(2, 2))  # 260 would wrap to 4
+    with pytest.raises(ValueError, match="not -1"):
+        jit().solve_array(np.array([[-1] + [0] * 15]), Shape(2, 2))
+    with pytest.raises(ValueError, match="16 columns"):
+        jit().solve_array(np.zeros((1, 9)), Shape(2, 2))
 
 
 # --- options -------------------------------------------------------------------------------------

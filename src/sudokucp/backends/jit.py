@@ -69,9 +69,10 @@ def _np() -> ModuleType:
 
 
 def _grid(cells: tuple[int, ...]) -> Any:
-    """The cells as the kernels read them: a read-only uint8 array (the cheapest to make)."""
+    """The cells as the kernels read them: a uint8 array (the cheapest to make), writable like
+    the rows of solve_array's batches, so that numba compiles one version of each kernel."""
     np = _np()
-    return np.frombuffer(bytes(cells), np.uint8)
+    return np.frombuffer(bytearray(cells), np.uint8)
 
 
 @cache
@@ -132,8 +133,8 @@ def warm(kernel: str) -> ModuleType:
         buffers = module.buffers(geo, 1)
         module.run(grid, *_tables(shape), geo, *buffers, -1)
         module.start(grid, *_tables(shape), geo, *buffers[:3], *buffers[4:])
-        many = np.zeros((1, 16), np.int64)
-        module.run_many(many, *_tables(shape), geo, many.copy(), np.zeros(1, np.int64),
+        module.run_many(np.zeros((1, 16), np.uint8), *_tables(shape), geo,
+                        np.zeros((1, 16), np.int64), np.zeros(1, np.int64),
                         np.zeros(1, np.bool_), np.zeros((1, 3), np.int64))
     else:
         module.run(grid, np.full(16, 15, np.int64), *_tables(shape), _positions(shape),
@@ -360,13 +361,16 @@ class Jit(Backend):
         if grids.ndim != 2 or grids.shape[1] != shape.cells:
             raise ValueError(f"expected an array of {shape} grids ({shape.cells} columns), "
                              f"not one of shape {grids.shape}")
+        if grids.size and (grids.min() < 0 or grids.max() > shape.side):
+            raise ValueError(f"{shape} grids hold 0 (blank) to {shape.side}, not "
+                             f"{grids.min() if grids.min() < 0 else grids.max()}")
         m = grids.shape[0]
         out = (np.zeros((m, shape.cells), np.int64), np.zeros(m, np.int64),
                np.zeros(m, np.bool_), np.zeros((m, 3), np.int64))
         geo = k.layout(shape.side, shape.box_rows, shape.box_cols, self.level(shape),
                        BRANCHES.index(self.options["branch"]), limit, 0)
         t0 = time.perf_counter()
-        k.run_many(grids, *_tables(shape), geo, *out)
+        k.run_many(grids.astype(np.uint8), *_tables(shape), geo, *out)
         return Batch(*out, seconds=time.perf_counter() - t0)
 
 

@@ -293,7 +293,8 @@ def run_many(grids, units, peers, cunits, geo, out_sols, out_counts, out_complet
     scr = np.zeros(geo[G_SIZE], np.int64)
     for i in range(grids.shape[0]):
         regs[R_PHASE] = 0
-        status = run(grids[i], units, peers, cunits, geo, cand, frames, regs, sols, mate, scr, -1)
+        status = run(grids[i], units, peers, cunits, geo, cand, frames, regs, sols, mate, scr,
+                     np.int64(-1))  # typed as the budget of a call from Python: one compile
         out_counts[i] = regs[R_FOUND]
         out_complete[i] = status == EXHAUSTED
         if regs[R_STORED]:
