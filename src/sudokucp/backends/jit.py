@@ -185,8 +185,8 @@ class Jit(Backend):
                 "phase": "saved", "root": "singles", "minimise": "recursive", "probe": False,
                 "fallback": 30000}
     choices = {"search": ("auto", "dfs", "cdcl"), "propagation": ("auto", *LEVELS),
-               "branch": BRANCHES, "restarts": ("luby", "glucose"),
-               "phase": ("true", "saved"), "root": LEVELS, "minimise": ("recursive", "local")}
+               "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": ("true", "saved"),
+               "root": LEVELS, "minimise": ("recursive", "local")}
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -284,8 +284,8 @@ class Jit(Backend):
         masks = self._root_masks(shape, grid)
         if masks is None:  # the root propagation found a contradiction: no solution
             return k.EXHAUSTED, False, {"nodes": 0, "guesses": 0, "backtracks": 0}
-        cap = 0 if plan.limit != 1 or FALLBACK.items() <= options.items() else options["fallback"]
-        cap = max(cap, 0)
+        starts_over = plan.limit == 1 and not FALLBACK.items() <= options.items()
+        cap = max(options["fallback"], 0) if starts_over else 0
         status, timed_out, stats = self._learn(plan, grid, masks, solutions, deadline, options,
                                                cap)
         if status != STOPPED:
