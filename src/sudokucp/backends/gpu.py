@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from sudokucp.backends.base import Backend, OptionError, SearchOutcome
+from sudokucp.backends.jit import refuse_values_out_of_range
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result
 
@@ -306,10 +307,7 @@ def _checked(np: Any, grids: Any, shape: Shape) -> Any:
                          f"not one of shape {grids.shape}")
     if grids.dtype.kind not in "iub":
         raise ValueError(f"expected grids of whole numbers, not of {grids.dtype}")
-    if grids.min() < 0 or grids.max() > shape.side:  # two reductions; the rows only then
-        bad = np.flatnonzero(((grids < 0) | (grids > shape.side)).any(axis=1))
-        raise ValueError(f"grid {bad[0]} holds a value outside 0-{shape.side} "
-                         f"({bad.size} grids do)")
+    refuse_values_out_of_range(np, grids, shape)
     return np.ascontiguousarray(grids, np.uint8)
 
 

@@ -75,6 +75,14 @@ def _grid(cells: tuple[int, ...]) -> Any:
     return np.frombuffer(bytearray(cells), np.uint8)
 
 
+def refuse_values_out_of_range(np: ModuleType, grids: Any, shape: Shape) -> None:
+    """A ValueError naming the first of the grids (rows) with a value outside 0 (blank) to N."""
+    if grids.size and (grids.min() < 0 or grids.max() > shape.side):  # the rows only then
+        bad = np.flatnonzero(((grids < 0) | (grids > shape.side)).any(axis=1))
+        raise ValueError(f"grid {bad[0]} holds a value outside 0-{shape.side} "
+                         f"({bad.size} grids do)")
+
+
 @cache
 def _tables(shape: Shape) -> tuple[Any, Any, Any]:
     """units (3N x N), peers (cells x peers) and cell_units (cells x 3) as int64 arrays."""
@@ -361,9 +369,7 @@ class Jit(Backend):
         if grids.ndim != 2 or grids.shape[1] != shape.cells:
             raise ValueError(f"expected an array of {shape} grids ({shape.cells} columns), "
                              f"not one of shape {grids.shape}")
-        if grids.size and (grids.min() < 0 or grids.max() > shape.side):
-            raise ValueError(f"{shape} grids hold 0 (blank) to {shape.side}, not "
-                             f"{grids.min() if grids.min() < 0 else grids.max()}")
+        refuse_values_out_of_range(np, grids, shape)
         m = grids.shape[0]
         out = (np.zeros((m, shape.cells), np.int64), np.zeros(m, np.int64),
                np.zeros(m, np.bool_), np.zeros((m, 3), np.int64))
