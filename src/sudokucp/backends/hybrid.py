@@ -81,11 +81,11 @@ class Hybrid(Backend):
         tally = [0, 0]
         counts = dict.fromkeys(self.root + self.nodes, 0)
         stats: dict[str, float] = {"guesses": 0, "backtracks": 0}
-        seeded = seed(puzzle)
+        seeded, ok = seed(puzzle), False
         if seeded:
             b, todo = seeded
             tally[0] = len(todo)  # naked singles the givens leave
-        ok = seeded and propagate(b, todo, self.root_steps, tally, counts)
+            ok = propagate(b, todo, self.root_steps, tally, counts)
         t1 = time.perf_counter()
         solutions = self.collector()
         complete = True
