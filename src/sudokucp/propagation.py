@@ -315,26 +315,27 @@ def locked(b: Board, todo: list[Place], counts: dict[str, int]) -> bool:
     (of the box): only a box's own candidates decide its pointing, a line's its claiming. Cells
     left with one candidate join `todo`, the units of the cells that lost candidates join b.dirty
     and b.moved, counts["pointing"] and counts["claiming"] grow by the (crossing, digit) patterns
-    that removed something. Eliminations from a sweep gone stale stay sound: candidates only
-    shrink."""
+    that removed something. Each crossing's candidates are read once per sweep, for its box and
+    its line: eliminations from a sweep gone stale stay sound, as candidates only shrink."""
     t = b.t
     n, moved = t.n, b.moved & ((1 << (3 * t.n)) - 1)
     b.moved = 0
     boxes, lines = moved >> 2 * n, moved & ((1 << 2 * n) - 1)
+    seen = [-1] * len(t.crossings)  # the candidates of each crossing, read when first needed
     pointing = claiming = 0
     while boxes:
         low = boxes & -boxes
         boxes ^= low
         box = low.bit_length() - 1
         for group in t.box_groups[2 * box:2 * box + 2]:
-            found = _lock(b, group, 2, todo)
+            found = _lock(b, group, 2, todo, seen)
             if found is False:
                 return False
             pointing += found
     while lines:
         low = lines & -lines
         lines ^= low
-        found = _lock(b, t.line_groups[low.bit_length() - 1], 1, todo)
+        found = _lock(b, t.line_groups[low.bit_length() - 1], 1, todo, seen)
         if found is False:
             return False
         claiming += found
@@ -343,26 +344,28 @@ def locked(b: Board, todo: list[Place], counts: dict[str, int]) -> bool:
     return True
 
 
-def _lock(b: Board, group: tuple[int, ...], rest: int, todo: list[Place]) -> int | Literal[False]:
+def _lock(b: Board, group: tuple[int, ...], rest: int, todo: list[Place],
+          seen: list[int]) -> int | Literal[False]:
     """One group of crossings (of a box with its rows or columns, or of a line with the boxes):
     a digit in one crossing only leaves that crossing's `rest` (2: the line's, 1: the box's).
     The (crossing, digit) patterns that removed something; False on a contradiction."""
     cand, crossings, unit_bits = b.cand, b.t.crossings, b.t.unit_bits
-    seen = []
     once = twice = 0
     for k in group:
-        m = 0
-        for c in crossings[k][0]:
-            m |= cand[c]
-        seen.append(m)
+        m = seen[k]
+        if m < 0:
+            m = 0
+            for c in crossings[k][0]:
+                m |= cand[c]
+            seen[k] = m
         twice |= once & m
         once |= m
     lone = once & ~twice
     if not lone:
         return 0
     found, dirty = 0, 0
-    for k, m in zip(group, seen):
-        digits = m & lone
+    for k in group:
+        digits = seen[k] & lone
         if not digits:
             continue
         removed = 0
