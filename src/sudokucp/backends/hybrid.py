@@ -12,11 +12,11 @@ with two or three places left in a unit), the rule before `degree` and the rater
 `degree_unit` and `wdeg` (dom/wdeg: weights grown where guesses were refuted) are the others
 measured in reports/hybrid.md. Option `restarts` (auto: `luby` on 25x25 grids, else `none`)
 restarts a first-solution search from the root after runs of RESTART_UNIT times the Luby
-sequence's guesses, each run after the first breaking ties and ordering digits at random (option
-`seed`); a run that exhausts the tree still proves the count. Each alternative but the last runs
-on a copy of the board; an explicit stack keeps deep 25x25 searches free of recursion. Every
-deduction holds in every solution, so counts with limit 2 or 0 are exact. The clock is read every
-16 guesses (not CHECK_EVERY: a guess costs a settle).
+sequence's guesses, each run after the first breaking ties at random (option `seed`), the
+digits still lowest first; a run that exhausts the tree still proves the count. Each alternative
+but the last runs on a copy of the board; an explicit stack keeps deep 25x25 searches free of
+recursion. Every deduction holds in every solution, so counts with limit 2 or 0 are exact. The
+clock is read every 16 guesses (not CHECK_EVERY: a guess costs a settle).
 
 Stats: guesses = alternatives tried at branch points, backtracks = guesses refuted by propagation,
 per-technique counts (root and nodes together: naked_single and hidden_single count digits placed,
@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterator
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
-from sudokucp.backends.hybrid_branch import RULES, Rule, shuffled
+from sudokucp.backends.hybrid_branch import RULES, Rule, random_tie
 from sudokucp.propagation import Board, propagate, seed, settle
 from sudokucp.puzzle import Puzzle
 from sudokucp.techniques import LEVELS, TECHNIQUES, resolve_techniques
@@ -119,7 +119,7 @@ class Hybrid(Backend):
                              rule, RESTART_UNIT * length)
             if done is not None:
                 return done
-            rule = shuffled(rng)
+            rule = random_tie(rng)
         return False  # not reached: luby() never ends
 
     def _dfs(self, root: Board, limit: int, deadline: float | None, solutions: Found,
