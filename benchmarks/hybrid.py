@@ -1,8 +1,8 @@
 """The pure-Python hybrid against its targets, written to reports/hybrid.md.
 
     python benchmarks/hybrid.py [--puzzles DIR] [--sample 2000] [--seed 17] [--norvig PATH]
-        [--limit-25 60] [--budget-25 MIN] [--skip-rules] [--skip-25 | --only-25]
-        [--out reports/hybrid.md]
+        [--limit-25 60] [--budget-25 MIN] [--seeds-25 K] [--seed-limit 20] [--skip-rules]
+        [--skip-25 | --only-25] [--out reports/hybrid.md]
 
 Every time is CPU time (process_time) around one call in this process, the methods taking turns on
 each grid (the order turning), first solution (limit 1) unless a table says otherwise:
@@ -14,6 +14,8 @@ each grid (the order turning), first solution (limit 1) unless a table says othe
 (d) The branching rules and node propagation, each on forum_hardest_1106, top95 and gecode_16x16.
 (e) gecode_25x25: the hybrid, 60 s of CPU each (a CPU timer stops a run), #89 and #90 first; the
     section stops starting runs once --budget-25 minutes of wall time have gone.
+(f) with --only-25 --seeds-25 K: #89 and #90 under the restarts' seeds 0..K-1, --seed-limit CPU
+    seconds each: how much (e) owes to the default seed.
 Every solution is judged by sudokucp.check.is_solution; a wrong one stops the script.
 """
 
@@ -33,7 +35,7 @@ from pathlib import Path
 from common import ROOT, load_average, machine
 from yardstick import solve as yardstick
 
-from sudokucp.backends import OptionError, backend_class, get_backend
+from sudokucp.backends import Backend, OptionError, backend_class, get_backend
 from sudokucp.check import is_solution
 from sudokucp.files import write_text
 from sudokucp.formats import load_puzzles
@@ -166,40 +168,64 @@ def section_rules(sets: dict[str, list[Puzzle]]) -> list[str]:
     return lines + [""]
 
 
-def section_25(puzzles: list[Puzzle], limit_s: float, budget_min: float) -> list[str]:
-    """The default hybrid on each 25x25 grid, #89 and #90 first, limit_s of CPU each."""
-    order = sorted(puzzles, key=lambda p: not p.name.endswith(("#89", "#90")))
-    backend = get_backend("hybrid")
+def cpu_limited(backend: Backend, puzzle: Puzzle, limit_s: float) -> Run | None:
+    """(CPU seconds, guesses) of a first solution found within limit_s of CPU (a CPU timer stops
+    the run); None when the timer went off first."""
 
     def on_timer(*_: object) -> None:
         raise CpuOut
 
     previous = signal.signal(signal.SIGPROF, on_timer)
-    lines = [f"## (e) gecode_25x25: the hybrid, first solution, {limit_s:.0f} s of CPU each", "",
-             "| grid | outcome | CPU s | guesses |", "|---|---|---:|---:|"]
-    started, solved, done = time.perf_counter(), 0, 0
     try:
-        for puzzle in order:
-            if time.perf_counter() - started > budget_min * 60:
-                break
-            signal.setitimer(signal.ITIMER_PROF, limit_s)
-            start = time.process_time()
-            result = backend.solve(puzzle, limit=1)  # the timer's exception ends it as an error
-            cpu = time.process_time() - start
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            done += 1
-            if result.solutions:
-                judge(puzzle, result.solutions[0], "hybrid")
-                solved += 1
-            outcome = "solved" if result.solutions else f"not in {limit_s:.0f} s"
-            lines.append(f"| {puzzle.name} | {outcome} | {cpu:.1f} | "
-                         f"{result.stats.get('guesses', '-')} |")
+        signal.setitimer(signal.ITIMER_PROF, limit_s)
+        start = time.process_time()
+        result = backend.solve(puzzle, limit=1)  # the timer's exception ends it as an error
+        cpu = time.process_time() - start
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    except CpuOut:  # the timer went off between the search and the line above
+        return None
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, previous)
+    if not result.solutions:
+        return None
+    judge(puzzle, result.solutions[0], backend.label)
+    return cpu, float(result.stats.get("guesses", 0))
+
+
+def section_25(puzzles: list[Puzzle], limit_s: float, budget_min: float) -> list[str]:
+    """The default hybrid on each 25x25 grid, #89 and #90 first, limit_s of CPU each."""
+    order = sorted(puzzles, key=lambda p: not p.name.endswith(("#89", "#90")))
+    backend = get_backend("hybrid")
+    lines = [f"## (e) gecode_25x25: the hybrid, first solution, {limit_s:.0f} s of CPU each", "",
+             "| grid | outcome | CPU s | guesses |", "|---|---|---:|---:|"]
+    started, solved, done = time.perf_counter(), 0, 0
+    for puzzle in order:
+        if time.perf_counter() - started > budget_min * 60:
+            break
+        run = cpu_limited(backend, puzzle, limit_s)
+        done += 1
+        solved += run is not None
+        lines.append(f"| {puzzle.name} | solved | {run[0]:.1f} | {run[1]:.0f} |" if run else
+                     f"| {puzzle.name} | not in {limit_s:.0f} s | {limit_s:.0f} | - |")
     lines += ["", f"- solved {solved} of {done} run ({len(puzzles)} in the set; "
               f"{len(puzzles) - done} not started within the {budget_min:.0f} min budget)", ""]
     return lines
+
+
+def section_seeds(puzzles: list[Puzzle], seeds: int, limit_s: float) -> list[str]:
+    """#89 and #90 with the restarts' seeds 0..seeds-1: how much the default's figure owes to its
+    seed."""
+    lines = [f"## (f) gecode_25x25 #89 and #90: restart seeds 0..{seeds - 1}, {limit_s:.0f} s of "
+             "CPU each", "", "| grid | solved | median CPU s (solved) | CPU s per seed |",
+             "|---|---:|---:|---|"]
+    for puzzle in (p for p in puzzles if p.name.endswith(("#89", "#90"))):
+        runs = [cpu_limited(get_backend("hybrid", seed=s), puzzle, limit_s) for s in range(seeds)]
+        cpu = [r[0] for r in runs if r]
+        median = f"{statistics.median(cpu):.1f}" if cpu else "-"
+        lines.append(f"| {puzzle.name} | {len(cpu)} of {seeds} | {median} | "
+                     + ", ".join(f"{r[0]:.1f}" if r else "-" for r in runs) + " |")
+    return lines + [""]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -210,6 +236,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--norvig", type=Path, help="a local copy of Norvig's sudoku.py")
     parser.add_argument("--limit-25", type=float, default=60.0, help="CPU seconds per 25x25 run")
     parser.add_argument("--budget-25", type=float, default=30.0, help="wall minutes for (e)")
+    parser.add_argument("--seeds-25", type=int, default=0,
+                        help="with --only-25: also #89 and #90 under this many restart seeds")
+    parser.add_argument("--seed-limit", type=float, default=20.0, help="CPU seconds per seed run")
     parser.add_argument("--skip-rules", action="store_true")
     parser.add_argument("--skip-25", action="store_true")
     parser.add_argument("--only-25", action="store_true", help="section (e) alone")
@@ -220,8 +249,10 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     head = machine()
     if args.only_25:
-        body = section_25(load_puzzles(args.puzzles / "gecode_25x25.txt"), args.limit_25,
-                          args.budget_25)
+        grids = load_puzzles(args.puzzles / "gecode_25x25.txt")
+        body = section_25(grids, args.limit_25, args.budget_25)
+        if args.seeds_25:
+            body += section_seeds(grids, args.seeds_25, args.seed_limit)
         write_text(args.out, "\n".join([f"Command: `python benchmarks/hybrid.py "
                                         f"{' '.join(sys.argv[1:])}`", "", *head, *body]) + "\n")
         return
