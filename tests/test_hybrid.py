@@ -178,6 +178,33 @@ def test_rules_pick_a_smallest_cell():
     assert cell // 9 == other // 9 and b.cand[cell].bit_count() == 2
 
 
+def test_degree_takes_the_first_tied_cell_with_the_most_open_peers():
+    """On boards of 9x9 and 16x16 grids part-way through a search, `degree` picks what a plain
+    count over the peers picks: the fewest candidates, then the most open peers, the first."""
+    rng = random.Random(11)
+    puzzles = [Puzzle.parse(g) for g in (MULTIPLE, HARD)]
+    if (PUZZLES / "seeds/002-backtracking-16x16.txt").exists():
+        puzzles += [e.puzzle for e in read_puzzles(PUZZLES / "seeds/002-backtracking-16x16.txt")
+                    if e.puzzle]
+    checked = 0
+    for p in puzzles:
+        b = start(p)
+        assert settle(b, [])
+        while b.open:
+            counts = [m.bit_count() for m in b.cand]
+            low = min(k for k in counts if k)
+            ties = [c for c, k in enumerate(counts) if k == low]
+            opened = [sum(1 for q in b.t.peers[c] if b.cand[q]) for c in ties]
+            want = ties[opened.index(max(opened))]
+            assert RULES["degree"](b, [0] * len(b.free))[0][0] == want
+            checked += 1
+            c = rng.choice(ties)
+            m = b.cand[c]
+            if not settle(b, [(c, m & -m)]):
+                break
+    assert checked >= 3
+
+
 @pytest.mark.parametrize("spec", ["singles", "locked", "subsets", "fish"])
 def test_root_fixpoint_is_the_logic_engines(spec):
     """The fast singles and pointing/claiming sweep reach the engine's fixpoint (it is unique:

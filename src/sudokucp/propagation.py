@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, reduce
-from operator import itemgetter, or_
+from operator import or_
 from typing import Literal, NamedTuple
 
 from sudokucp.puzzle import Puzzle, Shape, geometry
@@ -44,7 +44,8 @@ class Tables:
     reach: tuple[int, ...]  # per cell, the unit bits of the cell and of all its peers
     box_groups: tuple[tuple[int, ...], ...]  # crossings of a box with its rows, with its columns
     line_groups: tuple[tuple[int, ...], ...]  # crossings of a row or a column with the boxes
-    peer_read: tuple[Callable[[list[int]], tuple[int, ...]], ...]  # per cell: cand -> its peers'
+    peer_bytes: tuple[int, ...]  # per cell, 0x80 in the byte of each peer (byte i = cell i)
+    sevens: int  # 0x7F in the byte of every cell: candidate counts + sevens = 0x80 where open
 
 
 @cache
@@ -68,7 +69,8 @@ def tables(shape: Shape) -> Tables:
                   for c, peers in enumerate(g.peers))
     return Tables(n, (1 << n) - 1, g.units, g.cell_units, g.peers, tuple(crossings), unit_bits,
                   reach, tuple(box_groups), tuple(tuple(group) for group in line_groups),
-                  tuple(itemgetter(*peers) for peers in g.peers))
+                  tuple(sum(0x80 << 8 * p for p in peers) for peers in g.peers),
+                  int.from_bytes(b"\x7f" * shape.cells, "little"))
 
 
 @dataclass(eq=False, slots=True)

@@ -84,14 +84,16 @@ def cell(b: Board, weights: list[int]) -> list[Place]:
 
 def degree(b: Board, weights: list[int]) -> list[Place]:
     """The digits of the open cell with the fewest candidates, ties to the most open peers."""
-    cand, read = b.cand, b.t.peer_read
-    low = min(map(int.bit_count, filter(None, cand)))
-    best, most = -1, 1 << 30
-    for c, m in enumerate(cand):
-        if m and m.bit_count() == low:
-            d = read[c](cand).count(0)  # placed peers: the fewer, the more open
-            if d < most:
-                best, most = c, d
+    cand, t = b.cand, b.t
+    counts = list(map(int.bit_count, cand))
+    low = 2 if 2 in counts and 1 not in counts else min(filter(None, counts))
+    opened = int.from_bytes(bytes(counts), "little") + t.sevens  # bit 7 of byte c: c is open
+    best, most, c = -1, -1, -1
+    for _ in range(counts.count(low)):
+        c = counts.index(low, c + 1)
+        k = (opened & t.peer_bytes[c]).bit_count()  # open peers
+        if k > most:
+            best, most = c, k
     return digits(best, cand[best])
 
 
