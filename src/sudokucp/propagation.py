@@ -45,7 +45,7 @@ class Tables:
     box_groups: tuple[tuple[int, ...], ...]  # crossings of a box with its rows, with its columns
     line_groups: tuple[tuple[int, ...], ...]  # crossings of a row or a column with the boxes
     peer_bytes: tuple[int, ...]  # per cell, 0x80 in the byte of each peer (byte i = cell i)
-    sevens: int  # 0x7F in the byte of every cell: candidate counts + sevens = 0x80 where open
+    sevens: int  # 0x7F in the byte of every cell (degree: a count + 0x7F has bit 7 when open)
 
 
 @cache

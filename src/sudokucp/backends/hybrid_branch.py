@@ -86,8 +86,10 @@ def degree(b: Board, weights: list[int]) -> list[Place]:
     """The digits of the open cell with the fewest candidates, ties to the most open peers."""
     cand, t = b.cand, b.t
     counts = list(map(int.bit_count, cand))
+    # Settled boards hold no cell with one candidate and nearly always one with two.
     low = 2 if 2 in counts and 1 not in counts else min(filter(None, counts))
-    opened = int.from_bytes(bytes(counts), "little") + t.sevens  # bit 7 of byte c: c is open
+    # Byte c holds c's count (at most 35) plus 0x7F: its bit 7 is set when c is open.
+    opened = int.from_bytes(bytes(counts), "little") + t.sevens
     best, most, c = -1, -1, -1
     for _ in range(counts.count(low)):
         c = counts.index(low, c + 1)
