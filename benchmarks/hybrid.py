@@ -187,6 +187,8 @@ def cpu_limited(backend: Backend, puzzle: Puzzle, limit_s: float) -> Run | None:
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, previous)
+    if result.error and not result.error.startswith(CpuOut.__name__):
+        raise Wrong(f"{backend.label} failed on {puzzle.name}: {result.error}")
     if not result.solutions:
         return None
     judge(puzzle, result.solutions[0], backend.label)
@@ -241,7 +243,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed-limit", type=float, default=20.0, help="CPU seconds per seed run")
     parser.add_argument("--skip-rules", action="store_true")
     parser.add_argument("--skip-25", action="store_true")
-    parser.add_argument("--only-25", action="store_true", help="section (e) alone")
+    parser.add_argument("--only-25", action="store_true",
+                        help="section (e) alone, and (f) with --seeds-25")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "hybrid.md")
     args = parser.parse_args(argv)
     if not backend_class("sat").available():
