@@ -89,13 +89,14 @@ def degree(b: Board, weights: list[int]) -> list[Place]:
     # Settled boards hold no cell with one candidate and nearly always one with two.
     low = 2 if 2 in counts and 1 not in counts else min(filter(None, counts))
     # Byte c holds c's count (at most 35) plus 0x7F: its bit 7 is set when c is open.
-    opened = int.from_bytes(bytes(counts), "little") + t.sevens
-    best, most, c = -1, -1, -1
-    for _ in range(counts.count(low)):
-        c = counts.index(low, c + 1)
+    packed = bytes(counts)
+    opened = int.from_bytes(packed, "little") + t.sevens
+    best, most, c = -1, -1, packed.find(low)
+    while c >= 0:
         k = (opened & t.peer_bytes[c]).bit_count()  # open peers
         if k > most:
             best, most = c, k
+        c = packed.find(low, c + 1)
     return digits(best, cand[best])
 
 
