@@ -68,6 +68,36 @@ class Stubborn(_Fake):
             time.sleep(0.01)
 
 
+class Spin(_Fake):
+    """Keeps a core busy for `seconds` of wall time (forever: 0), then finds the solution."""
+
+    name = "fake-spin"
+    defaults = {"seconds": 0.3}
+
+    def _search(self, puzzle, limit, deadline):
+        end = time.perf_counter() + (self.options["seconds"] or float("inf"))
+        while time.perf_counter() < end:
+            pass
+        return _solved(puzzle)
+
+
+class Sleep(_Fake):
+    """Sleeps `seconds`, then finds the solution: wall time without CPU time."""
+
+    name = "fake-sleep"
+    defaults = {"seconds": 0.3}
+
+    def _search(self, puzzle, limit, deadline):
+        time.sleep(self.options["seconds"])
+        return _solved(puzzle)
+
+
+def _solved(puzzle):
+    from sudokucp.backends import get_backend
+
+    return get_backend("mrv")._search(puzzle, 1, None)
+
+
 def pythonpath() -> str:
     """A PYTHONPATH with this folder first, so that a new process finds this module."""
     return os.pathsep.join(filter(None, [str(Path(__file__).resolve().parent),

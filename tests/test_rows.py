@@ -39,7 +39,8 @@ def test_the_committed_log_loads_with_its_keys_unchanged(tmp_path):
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     rows, notes = ResultLog(path).load()
     assert notes == [] and len(rows) == len(lines) > 0
-    assert [row.to_dict() for row in rows] == lines
+    assert [{k: row.to_dict()[k] for k in line} for row, line in zip(rows, lines)] == lines
+    assert {row.measure for row in rows} == {"wall"} and {row.repeat for row in rows} == {0}
     frame = results_frame(rows)
     assert list(frame.columns[:len(RESULT_COLUMNS)]) == RESULT_COLUMNS
     assert set(frame["status"]) <= {status.value for status in Status}

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
+import json
+import os
 import platform
 import random
 from collections import defaultdict
@@ -16,13 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sudokucp import calibration
 from sudokucp.backends import available_backends, from_spec
 from sudokucp.backends.base import Backend
 from sudokucp.check import explain, is_solution
 from sudokucp.executors import Executor, Outcome, ResourceLimits, Task, make_executor
 from sudokucp.files import FolderBusy, FolderLock
 from sudokucp.formats import read_puzzles, to_line
-from sudokucp.puzzle import Puzzle
+from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Row, Status
 from sudokucp.runlog import RESULTS, BenchError, ResultLog, check_settings
 
@@ -98,35 +102,46 @@ def load_dataset(path: str | Path, max_puzzles: int | None = None) -> Dataset:
     return Dataset(Path(path).stem, puzzles, problems, str(path), answers)
 
 
-def run_key(label: str, digest: str, limit: int) -> str:
-    """The identity of a run in the results log."""
-    return f"{label}|{digest}|{limit}"
+def run_key(label: str, digest: str, limit: int, repeat: int = 0) -> str:
+    """The identity of a run in the results log (the first repeat keeps the plain key)."""
+    key = f"{label}|{digest}|{limit}"
+    return f"{key}#{repeat}" if repeat else key
 
 
 def plan(contenders: Sequence[Contender], datasets: Sequence[Dataset], *, limit: int = 1,
          timeout: float | None = None, memory_mb: int | None = None,
-         seed: int | None = None) -> list[Task]:
-    """Every contender on every puzzle, puzzle by puzzle; a puzzle seen twice runs once."""
+         seed: int | None = None, repeat: int = 1, cpu_limit: float | None = None
+         ) -> list[Task]:
+    """Every contender on every puzzle `repeat` times; a puzzle seen twice runs once. Puzzle by
+    puzzle, or with a seed (or repeats: seed 0 then) every run in a shuffled order, so that a
+    drift of the machine's speed hits every backend alike."""
     puzzles = [(d.name, p) for d in datasets for p in d.puzzles]
-    if seed is not None:
-        random.Random(seed).shuffle(puzzles)
-    limits = {c.label: ResourceLimits(timeout, memory_mb=memory_mb, cores=c.cores)
-              for c in contenders}
+    limits = {c.label: ResourceLimits(timeout, memory_mb=memory_mb, cores=c.cores,
+                                      cpu_limit=cpu_limit) for c in contenders}
     tasks, seen = [], set()
     for dataset, puzzle in puzzles:
         line = puzzle.to_line()
-        for c in contenders:
-            key = run_key(c.label, puzzle.digest, limit)
+        for index, c in itertools.product(range(repeat), contenders):
+            key = run_key(c.label, puzzle.digest, limit, index)
             if key not in seen:
                 seen.add(key)
                 meta = {"dataset": dataset, "name": c.name, "options": c.options,
-                        "version": c.version, "grid": line}
+                        "version": c.version, "grid": line, "repeat": index}
                 tasks.append(Task(key, c.label, puzzle, limit, limits[c.label], meta))
+    order = shuffle_seed(seed, repeat)
+    if order is not None:
+        random.Random(order).shuffle(tasks)
     return tasks
 
 
-def verify(outcome: Outcome) -> Row:
-    """The row of a finished run; a claimed solution the judge refuses makes it WRONG."""
+def shuffle_seed(seed: int | None, repeat: int) -> int | None:
+    """The seed that shuffles the runs: the one given, 0 with repeats, None (no shuffle) else."""
+    return seed if seed is not None or repeat == 1 else 0
+
+
+def verify(outcome: Outcome, measure: str = "cpu") -> Row:
+    """The row of a finished run, its `seconds` the `measure` ("cpu" or "wall"); a claimed
+    solution the judge refuses makes it WRONG."""
     task, result = outcome.task, outcome.result
     puzzle = task.puzzle
     bad = [s for s in result.solutions if not is_solution(puzzle, s)]
@@ -134,27 +149,44 @@ def verify(outcome: Outcome) -> Row:
     if bad:
         status, error = Status.WRONG, "invalid solution: " + "; ".join(explain(puzzle, bad[0])[:3])
     shape = puzzle.shape
+    cpu = result.cpu
     return Row(
         key=task.key, backend=task.spec, name=task.meta.get("name"),
         options=task.meta.get("options", {}), dataset=task.meta.get("dataset", ""),
         puzzle=puzzle.name, hash=puzzle.digest, box=f"{shape.box_rows}x{shape.box_cols}",
         grid=task.meta.get("grid") or puzzle.to_line(), status=status,
-        verified=(not bad) if result.solutions else None, seconds=result.seconds,
-        wall=outcome.wall, count=result.count, complete=result.complete,
+        verified=(not bad) if result.solutions else None,
+        seconds=cpu if measure == "cpu" and cpu is not None else result.seconds, cpu=cpu,
+        wall=result.seconds, rss_mb=outcome.rss_mb, repeat=task.meta.get("repeat", 0),
+        count=result.count, complete=result.complete,
         solutions=tuple(to_line(shape, s) for s in result.solutions), stats=dict(result.stats),
         error=error, limit=task.limit, timeout=task.limits.time_limit,
-        memory_mb=task.limits.memory_mb,
+        memory_mb=task.limits.memory_mb, cpu_limit=task.limits.cpu_limit,
+        limit_hit=outcome.limit_hit, measure=measure if cpu is not None else "wall",
         versions={"backend": task.meta.get("version"), "python": platform.python_version()})
 
 
+def measured(row: Row, measure: str) -> Row:
+    """The row with `seconds` taken from its `measure` (a row without CPU time keeps wall)."""
+    if row.measure == measure or row.cpu is None:
+        return row
+    return dataclasses.replace(row, seconds=row.cpu if measure == "cpu" else row.wall,
+                               measure=measure)
+
+
 def execute(tasks: Iterable[Task], executor: Executor, log: ResultLog | None = None, *,
-            on_row: Callable[[Row], None] | None = None) -> Iterator[Row]:
+            on_row: Callable[[Row], None] | None = None, measure: str = "cpu",
+            points: list[calibration.Point] | None = None) -> Iterator[Row]:
     """Submit every task, then yield verified rows as runs finish, each logged before it is
-    yielded."""
+    yielded; the calibration tasks' points go to `points`."""
     for task in tasks:
         executor.submit(task)
     for outcome in executor.results():
-        row = verify(outcome)
+        if outcome.task.spec == calibration.SPEC:
+            if points is not None and outcome.result.cpu is not None:
+                points.append(calibration.Point(outcome.result.cpu, outcome.result.seconds))
+            continue
+        row = verify(outcome, measure)
         if log is not None:
             log.write(row)
         if on_row is not None:
@@ -162,13 +194,37 @@ def execute(tasks: Iterable[Task], executor: Executor, log: ResultLog | None = N
         yield row
 
 
+def calibrated(tasks: Sequence[Task]) -> list[Task]:
+    """The tasks with calibration points before, among (every `calibration.every` runs) and
+    after them, run by the same workers under the same memory cap."""
+    if not tasks:
+        return []
+    step = calibration.every(len(tasks))
+    limits = ResourceLimits(60.0, memory_mb=tasks[0].limits.memory_mb)
+    empty = Puzzle.empty(Shape(2, 2))
+    out: list[Task] = []
+    for index, task in enumerate(tasks):
+        if index % step == 0:
+            out.append(Task(f"calibration#{index}", calibration.SPEC, empty, 1, limits))
+        out.append(task)
+    out.append(Task("calibration#end", calibration.SPEC, empty, 1, limits))
+    return out
+
+
 def enforce_time_limit(row: Row) -> Row:
     """An answer that came after the time limit (a backend that cannot be interrupted, caught
-    within the kill's grace) counts as a TIMEOUT; its solutions still serve cross-validation."""
-    limit = row.timeout
-    if row.answered and limit and row.seconds > limit:
-        return dataclasses.replace(row, status=Status.TIMEOUT, error=f"answered after "
-                                   f"{row.seconds:.2f} s, past the {limit:g} s limit")
+    within the kill's grace) or past the CPU limit counts as a TIMEOUT; its solutions still
+    serve cross-validation."""
+    if not row.answered:
+        return row
+    wall = row.seconds if row.measure == "wall" else row.wall
+    if row.timeout and wall > row.timeout:
+        return dataclasses.replace(row, status=Status.TIMEOUT, limit_hit="wall", error=f"answered "
+                                   f"after {wall:.2f} s, past the {row.timeout:g} s limit")
+    if row.cpu_limit and row.cpu is not None and row.cpu > row.cpu_limit:
+        return dataclasses.replace(row, status=Status.TIMEOUT, limit_hit="cpu", error=f"answered "
+                                   f"after {row.cpu:.2f} s of CPU, past the {row.cpu_limit:g} s "
+                                   f"CPU limit")
     return row
 
 
@@ -240,6 +296,10 @@ class BenchConfig:
     retry: frozenset[Status] = frozenset()  # with resume: finished runs that ended so run again
     command: str | None = None  # as typed, for the summary
     cluster: dict[str, Any] = field(default_factory=dict)  # executor options: scheduler, workers
+    repeat: int = 1  # runs of each backend on each puzzle
+    measure: str = "cpu"  # what `seconds` holds and the reports rank by: "cpu" or "wall"
+    cpu_limit: float | None = None  # CPU seconds per run (None: none)
+    pin: bool = False  # each worker on cores of its own (local executor)
 
 
 @dataclass
@@ -254,6 +314,7 @@ class BenchOutcome:
     skipped: int
     interrupted: bool = False
     files: list[Path] = field(default_factory=list)
+    measurement: dict[str, Any] = field(default_factory=dict)  # loads, calibration, warnings
 
 
 def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
@@ -265,7 +326,8 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
     datasets = [load_dataset(p, config.max_puzzles) for p in config.puzzles]
     require_puzzles(datasets)
     tasks = plan(contenders, datasets, limit=config.limit, timeout=config.timeout,
-                 memory_mb=config.memory_mb, seed=config.seed)
+                 memory_mb=config.memory_mb, seed=config.seed, repeat=config.repeat,
+                 cpu_limit=config.cpu_limit)
     with hold(config.out):
         log = ResultLog(config.out / RESULTS)
         old, notes = _resume(log, config, contenders)
@@ -273,16 +335,60 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
         if on_plan is not None:
             on_plan(len(todo))
         note = outcome_note(config, contenders)
-        executor = executor or make_executor(config.executor, jobs=config.jobs, **config.cluster)
-        new, interrupted = _run(todo, executor, log, config.resume, on_row)
+        executor = executor or make_executor(config.executor, **executor_options(config))
+        points: list[calibration.Point] = []
+        new, interrupted = _run(todo, executor, log, config, on_row, points)
+        note |= measurement(points, note["load"])
         answers = {k: v for d in datasets for k, v in d.answers.items()}
         checked, disagreements = cross_validate([enforce_time_limit(row)
                                                  for row in _latest(old + new)], answers)
         problems = [msg for d in datasets for msg in d.problems]
         outcome = BenchOutcome(checked, disagreements, problems, notes, len(new),
-                               len(tasks) - len(todo), interrupted)
+                               len(tasks) - len(todo), interrupted,
+                               measurement={k: note[k] for k in MEASUREMENT if k in note})
+        _write_measurement(config.out, outcome.measurement)
         outcome.files = _write_reports(outcome, config.out, note)
     return outcome
+
+
+MEASUREMENT = ("measure", "repeat", "cpu_limit", "pin", "load", "load_end", "calibration",
+               "warnings")  # the settings that measurement.json keeps for `sudoku-cp report`
+MEASUREMENT_FILE = "measurement.json"
+
+
+def executor_options(config: BenchConfig) -> dict[str, Any]:
+    """What the executor is built with: jobs, pinning (local only), the cluster's options."""
+    pinned = {"pin": True} if config.pin else {}
+    return {"jobs": config.jobs, **pinned, **config.cluster}
+
+
+def measurement(points: Sequence[calibration.Point], load_start: str) -> dict[str, Any]:
+    """The load at the end, the calibration and the noise warnings, for the summary."""
+    end = os.getloadavg()
+    loads = [float(load_start.split()[0]), end[0]]
+    from sudokucp.executors.local import usable_cores
+
+    found = calibration.warnings(points, loads, usable_cores()) if points else []
+    return {"load_end": " ".join(f"{x:.2f}" for x in end),
+            **({"calibration": calibration.summary(points)} if points else {}),
+            "warnings": found}
+
+
+def _write_measurement(out: Path, data: dict[str, Any]) -> None:
+    """measurement.json beside the log: what `sudoku-cp report` shows of this bench's noise."""
+    from sudokucp.files import write_text
+
+    with contextlib.suppress(OSError):  # the tables say the same; the log holds every run
+        write_text(out / MEASUREMENT_FILE, json.dumps(data, indent=1) + "\n")
+
+
+def read_measurement(folder: Path) -> dict[str, Any]:
+    """The measurement settings a bench left in `folder` ({} when none can be read)."""
+    try:
+        data = json.loads((folder / MEASUREMENT_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+    return {k: data[k] for k in MEASUREMENT if isinstance(data, dict) and k in data}
 
 
 def require_puzzles(datasets: Sequence[Dataset]) -> None:
@@ -336,9 +442,13 @@ def _resume(log: ResultLog, config: BenchConfig,
     except OSError as err:
         raise BenchError(f"cannot read {log.path}: {err.strerror}") from None
     check_settings(log, old, {"--limit": config.limit, "--timeout": config.timeout,
-                              "--memory": config.memory_mb},
+                              "--memory": config.memory_mb, "--cpu-limit": config.cpu_limit},
                    {c.label: c.version for c in contenders})
-    return old, notes
+    walls = sum(1 for row in old if row.cpu is None)
+    if walls and config.measure == "cpu":
+        notes.append(f"{log.path}: {walls} runs logged before CPU time was measured keep their "
+                     f"wall time in the tables")
+    return [measured(row, config.measure) for row in old], notes
 
 
 def pending(tasks: Sequence[Task], old: Sequence[Row], retry: frozenset[Status]) -> list[Task]:
@@ -349,13 +459,15 @@ def pending(tasks: Sequence[Task], old: Sequence[Row], retry: frozenset[Status])
     return [t for t in tasks if t.key not in done or shown.get(t.key) in retry]
 
 
-def _run(todo: Sequence[Task], executor: Executor, log: ResultLog, append: bool,
-         on_row: Callable[[Row], None] | None) -> tuple[list[Row], bool]:
+def _run(todo: Sequence[Task], executor: Executor, log: ResultLog, config: BenchConfig,
+         on_row: Callable[[Row], None] | None, points: list[calibration.Point]
+         ) -> tuple[list[Row], bool]:
     """The rows of the runs done, and whether Ctrl-C stopped them; the executor is closed."""
     rows: list[Row] = []
     try:
-        log.open(append=append)
-        for row in execute(todo, executor, log, on_row=on_row):
+        log.open(append=config.resume)
+        for row in execute(calibrated(todo), executor, log, on_row=on_row,
+                           measure=config.measure, points=points):
             rows.append(row)
     except KeyboardInterrupt:
         return rows, True
@@ -394,6 +506,8 @@ def outcome_note(config: BenchConfig, contenders: Sequence[Contender]) -> dict[s
                 for c in contenders}
     return {"command": config.command, **machine(), "backends": backends, "runs": None,
             "limit": config.limit, "timeout": config.timeout, "memory_mb": config.memory_mb,
-            "jobs": config.jobs, "seed": config.seed,
+            "jobs": config.jobs, "seed": shuffle_seed(config.seed, config.repeat),
+            "measure": config.measure, "repeat": config.repeat, "cpu_limit": config.cpu_limit,
+            "pin": config.pin,
             "retry": sorted(status.value for status in config.retry),
             "puzzles": [str(p) for p in config.puzzles], "max_puzzles": config.max_puzzles}

@@ -39,6 +39,7 @@ class Result:
     stats: Mapping[str, float] = field(default_factory=dict)
     error: str | None = None
     found: int | None = None  # solutions counted, when more than those kept in `solutions`
+    cpu: float | None = None  # CPU seconds of the search: every thread, and children waited for
 
     @property
     def count(self) -> int:
@@ -67,15 +68,17 @@ class Result:
         return {"backend": self.backend, "puzzle": self.puzzle, "status": self.status.value,
                 "solutions": [list(s) for s in self.solutions], "complete": self.complete,
                 "seconds": self.seconds, "stats": dict(self.stats), "error": self.error,
-                "count": self.count}
+                "count": self.count, "cpu": self.cpu}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Result:
         solutions = tuple(tuple(s) for s in data.get("solutions", ()))
         count = data.get("count", len(solutions))
+        cpu = data.get("cpu")
         return cls(data["backend"], data["puzzle"], Status(data["status"]), solutions,
                    bool(data["complete"]), float(data["seconds"]), dict(data.get("stats", {})),
-                   data.get("error"), None if count == len(solutions) else count)
+                   data.get("error"), None if count == len(solutions) else count,
+                   None if cpu is None else float(cpu))
 
 
 def _column(default: Any = None, *, name: str | None = None, item: str | None = None,
@@ -100,8 +103,11 @@ class Row:
     name: str | None = _column()
     status: Status = _column(Status.ERROR)
     verified: bool | None = _column()  # None: no solution claimed
-    seconds: float = _column(0.0)
-    wall: float = _column(0.0)
+    seconds: float = _column(0.0)  # what reports rank by: `cpu` or `wall`, as `measure` says
+    cpu: float | None = _column()  # CPU seconds of the search (None: a log from before CPU time)
+    wall: float = _column(0.0)  # wall seconds of the search (before CPU time: the parent's)
+    rss_mb: float | None = _column()  # the worker's peak resident memory, MB
+    repeat: int = _column(0)  # which of the --repeat runs of this backend on this puzzle
     count: int = _column(0)
     complete: bool = _column(False)
     limit: int = _column(1)
@@ -115,6 +121,9 @@ class Row:
     solutions: tuple[str, ...] = ()
     stats: Mapping[str, float] = field(default_factory=dict)
     memory_mb: int | None = None
+    cpu_limit: float | None = None
+    limit_hit: str | None = None  # for a TIMEOUT: "cpu" or "wall", the limit that stopped it
+    measure: str = "wall"  # what `seconds` holds; logs from before CPU time held wall seconds
 
     @property
     def answered(self) -> bool:

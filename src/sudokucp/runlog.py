@@ -73,7 +73,8 @@ class ResultLog:
 
 
 SETTINGS = {"--limit": ("limit", ""), "--timeout": ("timeout", " s"),
-            "--memory": ("memory_mb", " MB")}  # option: the Row field it sets, its unit
+            "--memory": ("memory_mb", " MB"),
+            "--cpu-limit": ("cpu_limit", " s")}  # option: the Row field it sets, its unit
 
 
 def changed_settings(old: Sequence[Row], settings: Mapping[str, Any],
@@ -82,6 +83,8 @@ def changed_settings(old: Sequence[Row], settings: Mapping[str, Any],
     logged runs' and this Python's: '--timeout 2 s there, 1 s now'."""
     changes = []
     for option, (name, unit) in SETTINGS.items():
+        if option not in settings:
+            continue
         now = settings[option]
         there = sorted({getattr(row, name) for row in old} - {now}, key=str)
         if there:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import abc
 import importlib
+import resource
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cached_property
@@ -39,6 +40,13 @@ SearchOutcome = tuple[list[Grid], bool, dict[str, float]]  # solutions, complete
 TIMED_OUT = "timed_out"  # stats key a backend sets when its own time limit stopped it
 CHECK_EVERY = 1024  # nodes between two looks at the clock: a power of two
 CHECK_MASK = CHECK_EVERY - 1  # `not nodes & CHECK_MASK` is true every CHECK_EVERY nodes
+
+
+def cpu_seconds() -> float:
+    """User + system seconds of this process (every thread) and of the children it waited for."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def expired(deadline: float | None) -> bool:
@@ -181,24 +189,24 @@ class Backend(abc.ABC):
         if limit < 0:
             raise ValueError(f"limit must be 0 (all) or positive, not {limit}")
         self._keep = keep
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds()
         try:
             loaded = self.load()  # before the clock: an import is not search time
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), cpu_seconds()
             deadline = None if time_limit is None else start + time_limit
             solutions, complete, stats = self._search(puzzle, limit, deadline)
         except Exception as err:  # a backend failure is a result, not a crash of the caller
             return Result(self.label, puzzle.name, Status.ERROR,
-                          seconds=time.perf_counter() - start,
+                          seconds=time.perf_counter() - start, cpu=cpu_seconds() - cpu,
                           error=f"{type(err).__name__}: {err}")
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
         if loaded:
             stats = {**stats, "load_s": loaded}
         count = len(solutions)
         kept = tuple(tuple(s) for s in solutions)[:keep]
         status = self._status(count, complete, limit, deadline, bool(stats.get(TIMED_OUT)))
         return Result(self.label, puzzle.name, status, kept, complete, seconds, stats,
-                      found=None if count == len(kept) else count)
+                      found=None if count == len(kept) else count, cpu=cpu)
 
     @staticmethod
     def _status(count: int, complete: bool, limit: int, deadline: float | None,

@@ -19,6 +19,7 @@ from sudokucp.cli.common import (
     plural,
     positive_arg,
     puzzle_source,
+    require_cpu_limit,
     size_arg,
 )
 from sudokucp.executors import EXECUTORS
@@ -48,6 +49,18 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
                    help="solutions to look for: 1 (default), 2 (uniqueness) or 0 (all)")
     p.add_argument("--timeout", type=positive_arg, default=10.0, metavar="S",
                    help="seconds per run (default 10); the worker is killed shortly after")
+    p.add_argument("--cpu-limit", type=positive_arg, metavar="S",
+                   help="CPU seconds per run (every thread and child program counted); a run "
+                        "past it is killed and reads TIMEOUT. Needs Linux's /proc")
+    p.add_argument("--measure", choices=("cpu", "wall"), default="cpu",
+                   help="the time the tables rank by: cpu (default: CPU seconds of the search) "
+                        "or wall (wall-clock seconds of the search); both are logged")
+    p.add_argument("--repeat", type=count_arg, default=1, metavar="K",
+                   help="run each backend on each puzzle K times, every run in an order "
+                        "shuffled by --seed (0 if not given); the tables take each puzzle's "
+                        "median")
+    p.add_argument("--pin", action="store_true",
+                   help="pin each run's worker to cores of its own (local executor)")
     p.add_argument("--jobs", type=count_arg, default=1, metavar="J",
                    help="runs in parallel, capped by the cores (a CP-SAT run counts its workers)")
     p.add_argument("--out", default="bench-out", metavar="DIR",
@@ -59,7 +72,8 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--retry", type=_statuses, default=frozenset(), metavar="STATUS,...",
                    help="with --resume: run again the finished runs that ended so, e.g. "
                         "crash,timeout (statuses: " + ", ".join(s.value for s in Status) + ")")
-    p.add_argument("--seed", type=int, metavar="S", help="shuffle the puzzle order with this seed")
+    p.add_argument("--seed", type=int, metavar="S",
+                   help="shuffle the order of all runs with this seed")
     p.add_argument("--memory", type=size_arg, default=4096, metavar="MB",
                    help="address-space cap per worker (default 4096; 0 = none)")
     p.add_argument("--max-puzzles", type=count_arg, metavar="K",
@@ -154,14 +168,20 @@ def run_bench(args: argparse.Namespace) -> int:
         raise CommandError("--retry runs again some runs of an earlier bench: add --resume")
     if args.jobs > usable_cores():
         fail(f"--jobs {args.jobs} exceeds the {usable_cores()} usable cores: using "
-             f"{usable_cores()}")
+             f"{usable_cores()}" + (" (each pinned worker takes a core of its own)"
+                                    if args.pin else ""))
+    if args.pin and args.executor != "local":
+        raise CommandError("--pin goes with the local executor (a Dask worker runs one run at "
+                           "a time: pin its process from the cluster's side)")
+    require_cpu_limit(args.cpu_limit)
     cluster = _cluster_options(args)
     specs = [s for item in args.backends for s in split_specs(item)]
     command = shlex.join(["sudoku-cp", *args.argv]) if getattr(args, "argv", None) else None
     puzzles = [puzzle_source(p) for p in args.puzzles]
     config = BenchConfig(specs, puzzles, Path(args.out), args.limit, args.timeout,
                          args.jobs, args.resume, args.seed, args.memory or None,
-                         args.max_puzzles, args.executor, args.retry, command, cluster)
+                         args.max_puzzles, args.executor, args.retry, command, cluster,
+                         args.repeat, args.measure, args.cpu_limit, args.pin)
     progress: list[Progress] = []
     with _stopped_by_signals() as received:
         try:

@@ -162,3 +162,12 @@ class BadEntries:
         if self.count > MAX_SHOWN:
             fail(f"{source_label(self.source)}: {self.count - MAX_SHOWN} more unreadable "
                  f"entries not shown ({self.count} in all)")
+
+
+def require_cpu_limit(limit: float | None) -> None:
+    """Refuse --cpu-limit where the CPU time of a running process cannot be read."""
+    from sudokucp.executors import cputime
+
+    if limit is not None and not cputime.supported():
+        raise CommandError("--cpu-limit reads a run's CPU time from /proc, which this system "
+                           "does not have: use --timeout")

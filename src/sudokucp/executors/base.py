@@ -17,12 +17,14 @@ KEEP = 1000  # solutions a run keeps by default: enough to cross-check counts, b
 @dataclass(frozen=True)
 class ResourceLimits:
     """The limits of one run, enforced from outside the solver: seconds of search (None: none),
-    the grace before the kill, an address-space cap in MB (None: none) and the cores it takes."""
+    the grace before the kill, an address-space cap in MB (None: none), the cores it takes and
+    CPU seconds (None: none; the run is killed as soon as it has used more)."""
 
     time_limit: float | None = None
     grace: float = GRACE
     memory_mb: int | None = None
     cores: int = 1
+    cpu_limit: float | None = None
 
 
 @dataclass(frozen=True)
@@ -40,12 +42,15 @@ class Task:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What became of a task: the result (status may be TIMEOUT, CRASH, MEMOUT) and the wall time
-    the parent measured from the start of the search."""
+    """What became of a task: the result (status may be TIMEOUT, CRASH, MEMOUT), the wall time
+    the parent measured from the start of the search, the worker's peak resident memory (MB)
+    and, for a run killed at a limit, which one ("cpu" or "wall")."""
 
     task: Task
     result: Result
     wall: float
+    rss_mb: float | None = None
+    limit_hit: str | None = None
 
 
 class Executor(Protocol):

@@ -77,16 +77,17 @@ def unpack(packed: Packed) -> Puzzle:
 
 
 def run_chunk(puzzles: Sequence[Packed], kinds: Sequence[Kind],
-              runs: Sequence[Run]) -> list[tuple[int, Result, float]]:
-    """On a Dask worker: the runs of a chunk through killable workers; (index, result, wall) of
-    each."""
+              runs: Sequence[Run]) -> list[tuple[int, Result, float, float | None, str | None]]:
+    """On a Dask worker: the runs of a chunk through killable workers; (index, result, wall,
+    peak memory, limit hit) of each."""
     executor = _worker_executor()
     try:
         for index, kind, puzzle in runs:
             spec, limit, limits, keep = kinds[kind]
             task = Task(str(index), spec, unpack(puzzles[puzzle]), limit, limits, {}, keep)
             executor.submit(task)
-        done = [(int(o.task.key), o.result, o.wall) for o in executor.results()]
+        done = [(int(o.task.key), o.result, o.wall, o.rss_mb, o.limit_hit)
+                for o in executor.results()]
     except BaseException:
         executor.close()
         _local.executor = None
@@ -252,11 +253,11 @@ class _Sweep:
             self.todo.extendleft(reversed(runs))
             return
         self.owner.timed[0] += len(done)
-        self.owner.timed[1] += sum(wall for _, _, wall in done)  # searches, not start-ups
-        for index, result, wall in done:
+        self.owner.timed[1] += sum(item[2] for item in done)  # searches, not start-ups
+        for index, result, wall, rss_mb, limit_hit in done:
             if index not in self.done:
                 self.done.add(index)
-                yield Outcome(self.tasks[index], result, wall)
+                yield Outcome(self.tasks[index], result, wall, rss_mb, limit_hit)
 
     def _crashed(self, runs: list[Run], err: BaseException) -> Iterator[Outcome]:
         """A chunk that took down every Dask worker it was given to: its runs are CRASH."""

@@ -19,10 +19,12 @@ from collections import deque
 from collections.abc import Iterator
 from typing import IO
 
+from sudokucp.executors import cputime
 from sudokucp.executors.base import Executor, Outcome, Task, from_json, to_json
 from sudokucp.result import Result, Status
 
 STARTUP = 60.0  # seconds a worker may take to import a backend and build it
+POLL = 0.05  # seconds between two readings of a CPU-limited run's CPU time
 MEMORY_SIGNS = re.compile(r"MemoryError|bad_alloc|out of memory|Cannot allocate memory",
                           re.IGNORECASE)
 
@@ -45,6 +47,9 @@ class Worker:
         self.started: float | None = None
         self.deadline = 0.0
         self.maxrss = 0
+        self.used = 0.0  # the worker's CPU seconds when the run started (as it last said)
+        self.total = 0.0  # its CPU seconds at its end (wait4), once discarded
+        self.cores: set[int] = set()  # the cores it is pinned to (empty: not pinned)
         self.ready: set[str] = set()  # specs built here: their runs start as soon as sent
 
     def send(self, task: Task, ident: int) -> None:
@@ -59,7 +64,8 @@ class Worker:
             self.started, self.deadline = None, time.monotonic() + STARTUP
 
     def begin(self, started: float) -> None:
-        """The search started at `started`: the kill comes at the time limit plus the grace."""
+        """The search started at `started`: the kill comes at the time limit plus the grace (or
+        as soon as the CPU limit is passed)."""
         self.started = started
         limits = self.task.limits
         self.deadline = (float("inf") if limits.time_limit is None
@@ -74,6 +80,15 @@ class Worker:
         *lines, self.buffer = self.buffer.split(b"\n")
         return lines
 
+    def cpu(self) -> float:
+        """CPU seconds of the current run so far, its threads and child programs included."""
+        return max(0.0, cputime.tree_cpu(self.proc.pid) - self.used)
+
+    def over_cpu(self) -> bool:
+        """Whether the current run has used more CPU time than its limit allows."""
+        limit = self.task.limits.cpu_limit if self.task is not None else None
+        return limit is not None and self.started is not None and self.cpu() > limit
+
     def discard(self) -> int:
         """SIGKILL the whole group, reap the worker, close its files, return its exit code."""
         with contextlib.suppress(ProcessLookupError):
@@ -82,6 +97,7 @@ class Worker:
             _, status, usage = os.wait4(self.proc.pid, 0)
             self.proc.returncode = os.waitstatus_to_exitcode(status)
             self.maxrss = usage.ru_maxrss * 1024
+            self.total = usage.ru_utime + usage.ru_stime
         for pipe in (self.proc.stdin, self.proc.stdout):
             pipe.close()
         self.stderr = self._tail()
@@ -97,10 +113,12 @@ class Worker:
 class LocalExecutor(Executor):
     """Runs tasks on worker processes of this machine, at most `jobs` cores busy at a time.
 
+    With `pin`, each run's worker is pinned to cores of its own (as many as the run takes).
     Use it from one thread: a worker dies with the thread that started it (PR_SET_PDEATHSIG)."""
 
-    def __init__(self, jobs: int = 1) -> None:
+    def __init__(self, jobs: int = 1, pin: bool = False) -> None:
         self.cores = max(1, min(jobs, usable_cores()))
+        self.pin = pin
         self.pending: deque[Task] = deque()
         self.idle: list[Worker] = []
         self.busy: dict[int, Worker] = {}
@@ -133,6 +151,8 @@ class LocalExecutor(Executor):
             if self.busy and self._used() + cores > self.cores:
                 return
             worker = self._worker(task.limits.memory_mb)
+            if self.pin:
+                self._pin(worker, cores)
             self.counter += 1
             try:
                 worker.send(task, self.counter)
@@ -141,6 +161,15 @@ class LocalExecutor(Executor):
                 continue
             self.pending.popleft()
             self.busy[worker.fd] = worker
+
+    def _pin(self, worker: Worker, cores: int) -> None:
+        """Pin the worker to `cores` cores no busy worker holds, its own first."""
+        held = set().union(*(w.cores for w in self.busy.values()))
+        free = sorted(set(os.sched_getaffinity(0)) - held, key=lambda c: c not in worker.cores)
+        wanted = set(free[:cores])
+        if wanted and wanted != worker.cores:
+            cputime.pin(worker.proc.pid, wanted)
+            worker.cores = wanted
 
     def _worker(self, memory_mb: int | None) -> Worker:
         """An idle worker under this memory cap, or a new one (replacing an idle one under another
@@ -156,14 +185,18 @@ class LocalExecutor(Executor):
         now = time.monotonic()
         first = min(w.deadline for w in self.busy.values())
         wait = None if first == float("inf") else max(0.0, first - now)
+        if any(w.task.limits.cpu_limit is not None for w in self.busy.values()):
+            wait = POLL if wait is None else min(wait, POLL)
         ready, _, _ = select.select(list(self.busy), [], [], wait)
         for fd in ready:
             outcome = self._read(self.busy[fd])
             if outcome is not None:
                 yield outcome
         now = time.monotonic()
+        for worker in [w for w in self.busy.values() if w.over_cpu()]:
+            yield self._expire(worker, now, "cpu")
         for worker in [w for w in self.busy.values() if w.deadline <= now]:
-            yield self._expire(worker, now)
+            yield self._expire(worker, now, "wall")
 
     def _read(self, worker: Worker) -> Outcome | None:
         lines = worker.lines()
@@ -175,33 +208,40 @@ class LocalExecutor(Executor):
                 continue
             if "start" in message:
                 worker.ready.add(worker.task.spec)
+                worker.used = message.get("used", worker.used)
                 worker.begin(message["start"])  # CLOCK_MONOTONIC spans processes
             else:
-                return self._finish(worker, from_json(message))
+                outcome = self._finish(worker, from_json(message), message.get("rss_mb"))
+                worker.used = message.get("used", worker.used)
+                return outcome
         return None
 
-    def _finish(self, worker: Worker, result: Result) -> Outcome:
+    def _finish(self, worker: Worker, result: Result, rss_mb: float | None) -> Outcome:
         wall = time.monotonic() - (worker.started or time.monotonic())
         del self.busy[worker.fd]
         task, worker.task = worker.task, None
         self.idle.append(worker)
         if result.status is Status.ERROR and MEMORY_SIGNS.search(result.error or ""):
             result = dataclasses.replace(result, status=Status.MEMOUT)
-        return Outcome(task, result, wall)
+        return Outcome(task, result, wall, rss_mb)
 
-    def _expire(self, worker: Worker, now: float) -> Outcome:
-        """The run overstayed: kill the group and record a TIMEOUT (or a stuck start as ERROR)."""
+    def _expire(self, worker: Worker, now: float, limit: str) -> Outcome:
+        """The run overstayed its `limit` ("wall" or "cpu"): kill the group and record a
+        TIMEOUT (or a stuck start as ERROR)."""
         del self.busy[worker.fd]
+        cpu = worker.cpu()  # before the kill, child programs included
         worker.discard()
         task = worker.task
         if worker.started is None:
             result = Result(task.spec, task.puzzle.name, Status.ERROR,
                             error=f"the worker did not start the run within {STARTUP:g} s")
             return Outcome(task, result, 0.0)
-        wall = now - worker.started
-        result = Result(task.spec, task.puzzle.name, Status.TIMEOUT, seconds=wall,
-                        error=f"killed after {wall:.2f} s")
-        return Outcome(task, result, wall)
+        wall, cpu = now - worker.started, cpu or max(0.0, worker.total - worker.used)
+        why = (f"CPU limit of {task.limits.cpu_limit:g} s passed" if limit == "cpu"
+               else f"wall limit of {task.limits.time_limit:g} s passed")
+        result = Result(task.spec, task.puzzle.name, Status.TIMEOUT, seconds=wall, cpu=cpu,
+                        error=f"{why}: killed after {cpu:.2f} s of CPU, {wall:.2f} s of wall time")
+        return Outcome(task, result, wall, worker.maxrss / 2**20, limit)
 
     def _died(self, worker: Worker) -> Outcome:
         """The worker ended on its own mid-run: a crash, or a memory exhaustion under the cap."""
@@ -214,8 +254,9 @@ class LocalExecutor(Executor):
         status = Status.MEMOUT if near_cap or MEMORY_SIGNS.search(tail) else Status.CRASH
         last = tail.strip().splitlines()[-1:] if tail.strip() else []
         error = "; ".join([f"worker {describe_exit(code)}", *last])
-        return Outcome(task, Result(task.spec, task.puzzle.name, status, seconds=wall,
-                                    error=error), wall)
+        cpu = max(0.0, worker.total - worker.used)
+        return Outcome(task, Result(task.spec, task.puzzle.name, status, seconds=wall, cpu=cpu,
+                                    error=error), wall, worker.maxrss / 2**20)
 
 
 def describe_exit(code: int) -> str:

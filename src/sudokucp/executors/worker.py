@@ -1,5 +1,7 @@
 """The worker: `python -m sudokucp.executors.worker [--memory MB] [--parent PID]` reads
 {"id", "announce", "task"} lines, answers {"id", "start"} (if announced) then {"id", "result"}.
+Replies carry `used`, the worker's CPU seconds so far (children included), and results carry
+`rss_mb`, its peak resident memory.
 
 It stops at end of input and dies with its parent (the kernel's parent-death signal, on Linux).
 """
@@ -18,6 +20,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
+from sudokucp import calibration
+from sudokucp.backends.base import cpu_seconds
 from sudokucp.executors.base import Task, from_json, to_json
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result, Status
@@ -27,8 +31,11 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 def run_task(task: Task, backends: dict[str, Any] | None = None,
              on_start: Callable[[], None] | None = None) -> Result:
-    """Build the task's backend (once per spec in `backends`), call `on_start`, then solve."""
+    """Build the task's backend (once per spec in `backends`), call `on_start`, then solve.
+    The calibration spec runs the calibration loop instead."""
     backends = {} if backends is None else backends
+    if task.spec == calibration.SPEC:
+        return _calibrate(task, on_start)
     try:
         backend = _prepare(task.spec, backends)
     except Exception as err:
@@ -41,6 +48,22 @@ def run_task(task: Task, backends: dict[str, Any] | None = None,
                              keep=task.keep)
     except MemoryError as err:
         return Result(backend.label, task.puzzle.name, Status.MEMOUT, error=f"MemoryError: {err}")
+
+
+def _calibrate(task: Task, on_start: Callable[[], None] | None) -> Result:
+    """The calibration loop's point as a result: seconds (wall) and cpu."""
+    if on_start is not None:
+        on_start()
+    point = calibration.measure()
+    return Result(task.spec, task.puzzle.name, Status.UNKNOWN, seconds=point.wall, cpu=point.cpu)
+
+
+def used() -> tuple[float, float]:
+    """CPU seconds this process and its waited children used so far, and their peak memory
+    (MB)."""
+    own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                         resource.RUSAGE_CHILDREN))
+    return cpu_seconds(), max(own.ru_maxrss, children.ru_maxrss) / 1024
 
 
 def _prepare(spec: str, backends: dict[str, Any]) -> Any:
@@ -64,11 +87,12 @@ def serve(requests: IO[bytes], replies: IO[bytes]) -> None:
         ident = message["id"]
 
         def announce(ident: int = ident) -> None:
-            _reply(replies, {"id": ident, "start": time.monotonic()})
+            _reply(replies, {"id": ident, "start": time.monotonic(), "used": used()[0]})
 
         task = from_json(message)
         result = run_task(task, backends, announce if message["announce"] else None)
-        _reply(replies, {"id": ident, **to_json(result)})
+        cpu, rss_mb = used()
+        _reply(replies, {"id": ident, **to_json(result), "used": cpu, "rss_mb": rss_mb})
 
 
 def _reply(replies: IO[bytes], message: Mapping[str, Any]) -> None:
