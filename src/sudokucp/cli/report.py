@@ -28,6 +28,7 @@ def add_report(sub: argparse._SubParsersAction) -> None:
 
 def run_report(args: argparse.Namespace) -> int:
     from sudokucp.files import FolderBusy, FolderLock
+    from sudokucp.harness import read_measurement
     from sudokucp.report import write_reports
     from sudokucp.results_folder import FolderError, load_folder, settings_of
 
@@ -37,7 +38,8 @@ def run_report(args: argparse.Namespace) -> int:
         raise CommandError(str(err)) from None
     out = Path(args.out or args.folder)
     command = shlex.join(["sudoku-cp", *getattr(args, "argv", ["report", args.folder])])
-    settings = {"rebuilt": command, **settings_of(folder.rows)}
+    settings = {"rebuilt": command, **settings_of(folder.rows),
+                **read_measurement(Path(args.folder))}
     try:
         out.mkdir(parents=True, exist_ok=True)
         with FolderLock(out):
