@@ -1,18 +1,35 @@
-"""What the benchmark scripts share: the checkout's root, the machine a report was measured on,
-runs isolated in the harness's killable workers."""
+"""What the benchmark scripts share: the checkout's root, one provenance header for every report,
+and the harness as the one way to time backends against each other.
+
+A report's header (`Provenance.lines`) names the command, the commit and whether the tree was
+dirty, the date, the machine, the load at the start and the end, the calibration loop's spread
+(before and after the script, and inside every harness sweep) and the percentile definition.
+`measure` runs backends on puzzles through `sudokucp.harness.bench`: isolated workers, CPU time,
+repeats in a shuffled order, every answer judged and cross-validated.
+"""
 
 from __future__ import annotations
 
 import os
 import platform
+import shlex
 import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
+from sudokucp import calibration
 from sudokucp.executors import Outcome, Task, make_executor
+from sudokucp.harness import BenchConfig, BenchOutcome, bench
+from sudokucp.puzzle import Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+PERCENTILES = ("percentiles (p90, ...): linear interpolation between order statistics "
+               "(Hyndman and Fan's type 7, numpy's default), `sudokucp.stats.percentile`")
 
 
 def load_average() -> str:
@@ -20,16 +37,96 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def _git(*args: str) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=ROOT, text=True, capture_output=True,
+                              check=False).stdout.strip()
+    except OSError:
+        return ""
+
+
+def commit() -> str:
+    """The short commit of the checkout, with ' (dirty tree)' when tracked files differ."""
+    head = _git("rev-parse", "--short", "HEAD") or "?"
+    dirty = _git("status", "--porcelain", "--untracked-files=no")
+    return f"{head} (dirty tree: uncommitted changes)" if dirty else head
+
+
+def _cpu_model() -> str:
+    from sudokucp.report import machine as described
+
+    return described()["machine"]
+
+
+class Provenance:
+    """The header of a generated report: started when the script starts, read at its end."""
+
+    def __init__(self, argv: Sequence[str] | None = None) -> None:
+        args = sys.argv if argv is None else argv
+        self.command = shlex.join(["python", *[str(a) for a in args]])
+        self.date = time.strftime("%Y-%m-%d %H:%M %Z")
+        self.load = load_average()
+        self.points = [calibration.measure()]
+        self.sweeps: list[dict[str, Any]] = []  # the harness's measurement of each sweep
+
+    def add(self, outcome: BenchOutcome) -> None:
+        """Keep a sweep's calibration and noise warnings for the header."""
+        self.sweeps.append(outcome.measurement)
+
+    def lines(self) -> list[str]:
+        """The header as markdown list items; the calibration's last point is taken now."""
+        self.points.append(calibration.measure())
+        walls = [p.wall for p in self.points] + [s["calibration"]["median_ms"] / 1000
+                                                 for s in self.sweeps if "calibration" in s]
+        warnings = [w for s in self.sweeps for w in s.get("warnings", [])]
+        spreads = [s["calibration"]["cpu_spread"] for s in self.sweeps if "calibration" in s]
+        inside = (f"; inside the harness's sweeps: CPU spread up to {max(spreads):.1%}"
+                  if spreads else "")
+        lines = [f"- command: `{self.command}`", f"- commit: {commit()}",
+                 f"- date: {self.date} (start)",
+                 f"- machine: {_cpu_model()}; Python {platform.python_version()}",
+                 f"- load average (1, 5, 15 min): {self.load} at the start, {load_average()} at "
+                 f"the end",
+                 f"- calibration loop ({calibration.LOOP:,} iterations): wall time spread "
+                 f"{calibration.spread(walls):.1%} over the script{inside}",
+                 f"- {PERCENTILES}"]
+        return lines + [f"- **noise warning**: {w}" for w in dict.fromkeys(warnings)]
+
+
 def machine() -> list[str]:
     """Report lines naming Python, the CPUs, the commit, the date and the load at the start."""
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                                capture_output=True, check=False).stdout.strip()
-    except OSError:
-        commit = ""
     return [f"- Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
-            f"commit {commit or '?'}; {time.strftime('%Y-%m-%d %H:%M')}",
+            f"commit {commit()}; {time.strftime('%Y-%m-%d %H:%M')}",
             f"- load average at start: {load_average()}"]
+
+
+def measure(backends: Sequence[str], puzzles: Sequence[Puzzle] | Sequence[Path], *,
+            repeat: int = 3, seed: int = 0, timeout: float | None = 10.0,
+            cpu_limit: float | None = None, limit: int = 1, jobs: int = 1,
+            out: Path | None = None, provenance: Provenance | None = None) -> BenchOutcome:
+    """Every backend on every puzzle through the harness, `repeat` times in an order shuffled by
+    `seed`, ranked by CPU time; puzzles are files or Puzzle objects (written to a file first).
+    Backends defined under benchmarks/ load by their import path ('yardstick:Yardstick')."""
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        dict.fromkeys([str(HERE), *filter(None, os.environ.get("PYTHONPATH", "").split(
+            os.pathsep))]))
+    with tempfile.TemporaryDirectory(prefix="sudokucp-bench-") as scratch:
+        files = _puzzle_files(puzzles, Path(scratch))
+        config = BenchConfig(list(backends), files, out or Path(scratch) / "out", limit=limit,
+                             timeout=timeout, jobs=jobs, seed=seed, repeat=repeat,
+                             cpu_limit=cpu_limit, memory_mb=None)
+        outcome = bench(config)
+    if provenance is not None:
+        provenance.add(outcome)
+    return outcome
+
+
+def _puzzle_files(puzzles: Sequence[Puzzle] | Sequence[Path], scratch: Path) -> list[str]:
+    if all(isinstance(p, Puzzle) for p in puzzles):
+        path = scratch / "puzzles.txt"
+        path.write_text("".join(f"{p.to_line()}\n" for p in puzzles))
+        return [str(path)]
+    return [str(p) for p in puzzles]
 
 
 def run_isolated(tasks: Iterable[Task], jobs: int = 1) -> Iterator[Outcome]:
