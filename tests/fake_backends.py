@@ -92,6 +92,46 @@ class Sleep(_Fake):
         return _solved(puzzle)
 
 
+class Threads(_Fake):
+    """Hashes in two threads at once (hashlib lets go of the GIL); says the CPU seconds the two
+    threads measured of themselves (`threads_cpu`)."""
+
+    name = "fake-threads"
+    defaults = {"seconds": 0.5}
+
+    def _search(self, puzzle, limit, deadline):
+        import hashlib
+        import threading
+
+        end, data, spent = time.perf_counter() + self.options["seconds"], bytes(2**22), []
+
+        def hash_until_end() -> None:
+            while time.perf_counter() < end:
+                hashlib.sha256(data).digest()
+            spent.append(time.thread_time())
+
+        threads = [threading.Thread(target=hash_until_end) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        solutions, complete, stats = _solved(puzzle)
+        return solutions, complete, {**stats, "threads_cpu": sum(spent)}
+
+
+class Where(_Fake):
+    """Sleeps `seconds` and says on which cores it may run."""
+
+    name = "fake-where"
+    defaults = {"seconds": 0.3}
+
+    def _search(self, puzzle, limit, deadline):
+        time.sleep(self.options["seconds"])
+        solutions, complete, stats = _solved(puzzle)
+        cores = os.sched_getaffinity(0)
+        return solutions, complete, {**stats, "cores": len(cores), "core": min(cores)}
+
+
 def _solved(puzzle):
     from sudokucp.backends import get_backend
 

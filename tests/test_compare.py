@@ -4,6 +4,7 @@ flagged with exit status 1, noise on tiny times flagging nothing, bad folders re
 from __future__ import annotations
 
 import dataclasses
+import random
 import subprocess
 import sys
 
@@ -144,3 +145,52 @@ def test_the_changed_runs_show_the_nodes_of_both_searches():
     assert table.iloc[0][["old", "new", "nodes_old", "nodes_new", "change"]].tolist() == [
         "10 ms", "500 ms", 120, 120, "slower"]  # the same search: the time is the machine's
     assert "nodes_old" not in shown_runs(compare(*_pair(0.010, 0.5))).columns
+
+
+def _repeated(folder, factors, repeats=3, puzzles=8, seed=0):
+    """A results folder written by hand: each backend of `factors` on `puzzles` puzzles,
+    `repeats` times, its times a baseline times `factor`, each jittered by up to 3% (drawn
+    with `seed`)."""
+    draw = random.Random(seed)
+    rows = []
+    for backend, factor in factors.items():
+        for i in range(puzzles):
+            for k in range(repeats):
+                jitter = draw.uniform(0.97, 1.03)
+                rows.append(Row(key=f"{backend}|h{i}|1" + (f"#{k}" if k else ""),
+                                backend=backend, dataset="set", puzzle=f"p{i}", hash=f"h{i}",
+                                status=Status.SOLVED, seconds=(0.02 + 0.01 * i) * factor * jitter,
+                                timeout=5.0, repeat=k))
+    return _write(folder, rows)
+
+
+def test_with_repeats_a_planted_slowdown_of_a_backend_exits_1(tmp_path, capsys):
+    old = _repeated(tmp_path / "old", {"mrv": 1.0, "hybrid": 1.0})
+    new = _repeated(tmp_path / "new", {"mrv": 1.5, "hybrid": 1.0}, seed=1)
+    assert main(["compare", str(old), str(new)]) == 1
+    out = capsys.readouterr().out
+    assert "rule: repeats: each puzzle's median over its repeats" in out
+    assert "lower end is above 1.1x" in out and "16 in both (per backend and puzzle" in out
+    assert "REGRESSIONS: mrv slower: NEW/OLD 1.4" in out and "(95% CI 1.4" in out
+    assert "hybrid slower" not in out
+    assert main(["compare", str(old), str(old)]) == 0
+    assert "no regression" in capsys.readouterr().out
+
+
+def test_with_repeats_the_interval_decides_and_single_puzzles_are_not_judged_on_time(tmp_path):
+    from sudokucp.compare import PAIRED, PER_RUN, SAME
+
+    old = _rows(_repeated(tmp_path / "old", {"mrv": 1.0, "hybrid": 1.0}))
+    new = _rows(_repeated(tmp_path / "new", {"mrv": 1.05, "hybrid": 1.0}, seed=1))
+    result = compare(old, new)
+    assert (result.rule, result.slower) == (PAIRED, 1.1) and not result.regressed
+    table = result.backends.set_index("backend")
+    assert table.loc["mrv", "verdict"] == "slower, under 1.1x"
+    assert table.loc["hybrid", "verdict"] == SAME
+    assert 1 < table.loc["mrv", "ratio_low"] < table.loc["mrv", "ratio_high"] < 1.1
+    assert table.loc["mrv", "puzzles"] == 8 and "slower" not in table.columns
+    assert compare(old, new, slower=1.01).slower_backends["backend"].tolist() == ["mrv"]
+    assert result.changes.empty  # no puzzle flagged on its own time
+    assert len(result.runs) == 16 and result.only_old == result.only_new == 0
+    single = compare(*_pair(0.010, 0.5))
+    assert (single.rule, single.slower) == (PER_RUN, 2.0)

@@ -21,7 +21,8 @@ LOOP = 100_000  # iterations: about 5 ms of CPU on a 2020s core
 SAMPLES = 5  # timings per point, back to back (longer than a woken process's first slice)
 NOISY = 0.10  # a spread above this warns
 POINTS = 10  # points spread over a sweep, besides the first and the last
-EVERY = 100  # runs between two points, at most
+FEWEST = 10  # runs between two points, at least (a point costs about 25 ms)
+EVERY = 1000  # runs between two points, at most
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,9 @@ def measure(samples: int = SAMPLES) -> Point:
 
 
 def every(runs: int) -> int:
-    """Runs between two points for a sweep of `runs`: about POINTS of them, EVERY at most."""
-    return max(1, min(EVERY, runs // POINTS))
+    """Runs between two points for a sweep of `runs`: about POINTS of them, between FEWEST and
+    EVERY runs apart."""
+    return max(FEWEST, min(EVERY, runs // POINTS))
 
 
 def spread(values: Sequence[float]) -> float:

@@ -1,6 +1,7 @@
 """report.html: one self-contained page (styles, script and plots inside it, no network) with the
-settings, the scores, the summary, the plots and the per-instance table, its tables sortable and
-filterable by the small script in templates/report.js."""
+settings, the measurement warnings, the scores, the pairs of backends, the summary, the plots and
+the per-instance table, its tables sortable and filterable by the small script in
+templates/report.js."""
 
 from __future__ import annotations
 
@@ -34,6 +35,9 @@ class Page:
     disagreements: Sequence[str] = ()
     problems: Sequence[str] = ()
     notes: Mapping[str, str] = field(default_factory=dict)  # section: its explanation
+    pairs: pd.DataFrame | None = None  # the paired comparisons; None: no such section
+    warnings: Sequence[str] = ()  # the bench's measurement warnings, shown highlighted
+    noise_note: str = ""  # said under "Measurement noise" when there is no warning
 
 
 def _asset(name: str) -> str:
@@ -42,20 +46,33 @@ def _asset(name: str) -> str:
 
 def render(page: Page, title: str = "Comparison") -> str:
     """The whole page as one string."""
-    body = [f"<h1>{html.escape(title)}</h1>", _list(page.settings),
-            _section("Scores", "scores", page.scores, page.notes.get("scores", "")),
-            _plots(page),
-            _section("Where the backends part ways", "instances", page.instances,
-                     page.notes.get("instances", ""), scroll=True),
-            _section("Summary per backend and data set", "summary", page.summary,
-                     page.notes.get("summary", ""), scroll=True),
-            "<h2>Disagreements</h2>", _list(page.disagreements or [
-                "None: every claimed solution passed the checker and the backends agree."])]
+    body = [f"<h1>{html.escape(title)}</h1>", _list(page.settings), _noise(page),
+            _section("Scores", "scores", page.scores, page.notes.get("scores", ""))]
+    if page.pairs is not None:
+        body.append(_section("Pairs of backends", "pairs", page.pairs,
+                             page.notes.get("pairs", ""), scroll=True))
+    body += [_plots(page),
+             _section("Where the backends part ways", "instances", page.instances,
+                      page.notes.get("instances", ""), scroll=True),
+             _section("Summary per backend and data set", "summary", page.summary,
+                      page.notes.get("summary", ""), scroll=True),
+             "<h2>Disagreements</h2>", _list(page.disagreements or [
+                 "None: every claimed solution passed the checker and the backends agree."])]
     if page.problems:
         body += ["<h2>Skipped input</h2>", _list(page.problems)]
     return Template(_asset("report.html")).substitute(
         title=html.escape(title), style=_asset("report.css"), body="\n".join(body),
         script=_asset("report.js"))
+
+
+def _noise(page: Page) -> str:
+    """The measurement warnings in a highlighted block; the note alone when there is none."""
+    if page.warnings:
+        return ('<div class="warning" role="alert"><h2>Measurement noise</h2>'
+                + _list(page.warnings) + "</div>")
+    if page.noise_note:
+        return f'<h2>Measurement noise</h2>\n<p class="note">{_inline(page.noise_note)}</p>'
+    return ""
 
 
 def _inline(text: str) -> str:

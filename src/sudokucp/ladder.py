@@ -12,7 +12,6 @@ guesses = alternatives tried where two or more were open (cpsat: branches).
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from sudokucp.executors import ResourceLimits, Task, make_executor
 from sudokucp.files import atomic_write, write_text
 from sudokucp.puzzle import Puzzle
 from sudokucp.result import Status
+from sudokucp.stats import percentile
 
 
 @dataclass(frozen=True)
@@ -125,8 +125,8 @@ def median_of(values: Iterable[float | None]) -> float | None:
 
 
 def p90(values: Sequence[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, math.ceil(0.9 * len(ordered)) - 1)]
+    """The 90th percentile (the project's one definition: sudokucp.stats.percentile)."""
+    return percentile(values, 90)
 
 
 def shrink(before: Sequence[Run], after: Sequence[Run]) -> tuple[float | None, int]:

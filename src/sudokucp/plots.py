@@ -1,9 +1,9 @@
 """The pictures of a results table: the cactus plot (puzzles solved against time) and log-log
-scatter plots of two backends puzzle by puzzle, unsolved runs on the border."""
+scatter plots of two backends puzzle by puzzle, unsolved runs on the border. With repeats, each
+puzzle is drawn once, as its median over them (sudokucp.stats.per_puzzle_medians)."""
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from pathlib import Path
@@ -14,7 +14,8 @@ import pandas as pd
 
 from sudokucp.files import atomic_write
 from sudokucp.result import Status
-from sudokucp.scores import PENALTY, solved_mask
+from sudokucp.scores import PENALTY, backend_pairs, solved_mask
+from sudokucp.stats import one_line_per_puzzle
 
 MIN_MS = 1e-2  # the smallest time a log axis shows (ms)
 
@@ -40,6 +41,7 @@ def cactus_figure(results: pd.DataFrame, timeout: float | None = None) -> Any:
     from matplotlib.ticker import MaxNLocator
 
     fig, ax = _pyplot().subplots(figsize=(8, 5.5))
+    results = one_line_per_puzzle(results)
     solved = results[results["status"] == Status.SOLVED.value]
     shapes = solved["grid"].map(shape_of) if not solved.empty else solved["grid"]
     for (backend, shape), group in solved.groupby([solved["backend"], shapes], sort=True):
@@ -65,13 +67,12 @@ def cactus_figure(results: pd.DataFrame, timeout: float | None = None) -> Any:
 
 def pairs(results: pd.DataFrame) -> list[tuple[str, str]]:
     """Every pair of backends (sorted by name) that ran at least one puzzle in common."""
-    runs = results.groupby("backend")["hash"].agg(set)
-    return [(a, b) for a, b in itertools.combinations(sorted(runs.index), 2)
-            if runs[a] & runs[b]]
+    return backend_pairs(results)
 
 
 def paired_times(results: pd.DataFrame, a: str, b: str, border_ms: float) -> pd.DataFrame:
     """Per puzzle both ran: dataset, milliseconds of `a` and `b` (unsolved at `border_ms`)."""
+    results = one_line_per_puzzle(results)
     ms = (results["seconds"].astype(float) * 1000).clip(lower=MIN_MS)
     frame = results.assign(ms=ms.where(solved_mask(results), border_ms))
     left, right = (frame.loc[frame["backend"] == x, ["hash", "dataset", "ms"]] for x in (a, b))
@@ -91,6 +92,7 @@ def border_ms(results: pd.DataFrame, timeout: float | None) -> float:
 def scatter_figure(results: pd.DataFrame, a: str, b: str, timeout: float | None = None) -> Any:
     """`a`'s time (x) against `b`'s (y) per puzzle, log-log, one colour per dataset; unsolved
     runs on the border, the time limit dashed, the diagonal and 10x lines dotted."""
+    results = one_line_per_puzzle(results)
     fig, ax, edge = scatter_axes(results, timeout)
     draw_pair(ax, results, a, b, edge)
     return fig
@@ -172,6 +174,7 @@ def scatters(results: pd.DataFrame, folder: Path, timeout: float | None = None
     """A scatter plot per pair of backends in `folder` (the folder's other PNGs removed); one
     figure serves every pair, its points swapped between files."""
     folder.mkdir(parents=True, exist_ok=True)
+    results = one_line_per_puzzle(results)
     made = {}
     fig, ax, edge = scatter_axes(results, timeout)
     try:

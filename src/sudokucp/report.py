@@ -1,5 +1,8 @@
-"""Tables and pictures from result rows: results.csv, summary.csv, scores.csv, instances.csv,
-cactus.png, scatter/*.png, summary.md and report.html.
+"""Tables and pictures from result rows: results.csv, summary.csv, scores.csv, pairs.csv,
+instances.csv, cactus.png, scatter/*.png, summary.md and report.html.
+
+results.csv holds every run; the other tables and the plots take each puzzle once, as its median
+over its repeats (sudokucp.stats.per_puzzle_medians).
 
 Every file is written under a temporary name and renamed (sudokucp.files), so a reader never sees
 half of one.
@@ -20,14 +23,31 @@ from sudokucp.files import atomic_write, write_text
 from sudokucp.html_report import Page, render
 from sudokucp.plots import cactus, cactus_figure, scatters, shape_of
 from sudokucp.result import ANSWERED, Row, Status
-from sudokucp.scores import FLOOR_MS, PENALTY, SPREAD, instances_frame, scores_frame
+from sudokucp.scores import (
+    FLOOR_MS,
+    PENALTY,
+    SPREAD,
+    instances_frame,
+    pairs_frame,
+    scores_frame,
+)
+from sudokucp.stats import (
+    LEVEL,
+    MIN_PAIRED,
+    SAME,
+    TIE,
+    bootstrap_ci,
+    one_line_per_puzzle,
+    per_puzzle_medians,
+    percentile,
+)
 
 __all__ = ["cactus_figure", "machine", "markdown", "results_frame", "settings_lines",
            "shape_of", "summary_frame", "write_reports"]
 
 COUNTED = {"solved": Status.SOLVED, "unsat": Status.UNSAT, "timeouts": Status.TIMEOUT,
            "unknown": Status.UNKNOWN, "errors": Status.ERROR, "crashes": Status.CRASH,
-           "memouts": Status.MEMOUT, "wrong": Status.WRONG}  # summary column: runs that ended so
+           "memouts": Status.MEMOUT, "wrong": Status.WRONG}  # summary column: puzzles that ended so
 RESULT_COLUMNS = list(Row.columns())
 
 
@@ -48,17 +68,23 @@ def _columns(records: list[dict[str, Any]]) -> list[str]:
 
 
 def summary_frame(results: pd.DataFrame) -> pd.DataFrame:
-    """Per backend x dataset: outcome counts, then milliseconds and search size (medians, whole
-    numbers) over answered runs."""
+    """Per backend x dataset over each puzzle's median over its repeats: puzzles, runs, outcome
+    counts of puzzles, then milliseconds (the median with its bootstrap interval) and search
+    size (medians, whole numbers) over the answered puzzles."""
     lines = []
-    for (backend, dataset), group in results.groupby(["backend", "dataset"], sort=True):
-        line: dict[str, Any] = {"backend": backend, "dataset": dataset, "runs": len(group)}
+    puzzles = one_line_per_puzzle(results)
+    for (backend, dataset), group in puzzles.groupby(["backend", "dataset"], sort=True):
+        runs = int(group["runs"].sum()) if "runs" in group else len(group)
+        line: dict[str, Any] = {"backend": backend, "dataset": dataset, "puzzles": len(group),
+                                "runs": runs}
         line |= {name: int((group["status"] == status.value).sum())
                  for name, status in COUNTED.items()}
         answered = group[group["status"].isin([status.value for status in ANSWERED])]
-        ms = answered["seconds"].astype(float) * 1000
-        line |= {"median_ms": ms.median(), "mean_ms": ms.mean(), "p90_ms": ms.quantile(0.9),
-                 "max_ms": ms.max()}
+        ms = answered["seconds"].astype(float).to_numpy() * 1000
+        low, high = bootstrap_ci(ms)
+        line |= {"median_ms": percentile(ms, 50), "ci_low_ms": low, "ci_high_ms": high,
+                 "mean_ms": ms.mean() if ms.size else float("nan"),
+                 "p90_ms": percentile(ms, 90), "max_ms": ms.max() if ms.size else float("nan")}
         for stat in ("nodes", "guesses"):
             values = answered[stat] if stat in answered else pd.Series(dtype=float)
             median = values.astype(float).median()
@@ -69,38 +95,60 @@ def summary_frame(results: pd.DataFrame) -> pd.DataFrame:
     return frame.astype({c: "Int64" for c in counts})
 
 
+PER_PUZZLE = ("Each puzzle counts once: with repeats, as its median over them (answered when "
+              "more than half of its runs answered).")
 NOTES = {  # what each table holds, in summary.md and report.html alike
     "scores": "Solved: SOLVED or UNSAT, verified and not contradicted. Unsolved: every other "
               "status (timeout, unknown, error, wrong, crash, memout), counted per status. "
               f"`par2_s`: PAR-2, the mean seconds per puzzle where an unsolved run counts "
               f"{PENALTY} x its time limit. `fastest`: puzzles on which the backend was the "
               "quickest to solve; `only`: puzzles no other backend solved. The virtual best "
-              "solver takes, puzzle by puzzle, the quickest backend's time.",
+              f"solver takes, puzzle by puzzle, the quickest backend's time. {PER_PUZZLE}",
+    "pairs": f"Per pair of backends `a` and `b` (in name order), over the puzzles both solved: "
+             f"`ratio` is the geometric mean of b's time over a's (above 1: b slower), "
+             f"`ci_low` / `ci_high` its {LEVEL:.0%} bootstrap interval; `a_faster` / `b_faster` "
+             f"count the puzzles one solved more than {TIE:g}x quicker, `ties` the others; "
+             f"`wilcoxon_p` is the two-sided p-value of the Wilcoxon signed-rank test on the "
+             f"log ratios. The verdict names the faster backend only when the interval leaves "
+             f"out 1 (and {MIN_PAIRED} puzzles or more); \"{SAME}\" is no ranking. {PER_PUZZLE}",
     "instances": f"Puzzles on which the backends' statuses differ, or their solve times differ "
                  f"by more than {SPREAD:g}x (`ratio`: slowest over quickest solve, times under "
                  f"{FLOOR_MS:g} ms counted as {FLOOR_MS:g} ms). Per backend: the milliseconds of "
-                 "a solved run, or the status of an unsolved one.",
-    "summary": "Times (`*_ms`) are milliseconds of search per run, over the runs that ended "
-               "SOLVED or UNSAT; `median_nodes` / `median_guesses` are counts from the "
-               "backends' own stats, rounded to whole numbers; the other columns count runs.",
+                 f"a solved puzzle, or the status of an unsolved one. {PER_PUZZLE}",
+    "summary": "Times (`*_ms`) are milliseconds of search per puzzle over the puzzles that ended "
+               f"SOLVED or UNSAT; `ci_low_ms` / `ci_high_ms`: the {LEVEL:.0%} bootstrap interval "
+               "of `median_ms`; `p90_ms`: the 90th percentile (linear interpolation); "
+               "`median_nodes` / `median_guesses` are counts from the backends' own stats, "
+               "rounded to whole numbers; `runs` counts every run, repeats included, the other "
+               f"columns count puzzles. {PER_PUZZLE}",
     "scatter": "Each point is one puzzle: the first backend's time (x) against the second's (y), "
                "in milliseconds on log scales. Unsolved runs sit on the border, at twice the "
                "time limit (their PAR-2 time); the dashed lines mark the limit, the solid line "
                "equal times, the dotted lines 10x either way.",
 }
+NO_WARNING = ("No warning: the bench's noise checks (the machine's load, the calibration loop) "
+              "found nothing to report.")
 SHOWN_INSTANCES = 20  # rows of the instance table in summary.md (all of them in the CSV)
 PAGE_INSTANCES = 5000  # rows of the instance table in report.html, at most
 
 
 def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapping[str, Any],
              problems: Sequence[str] = (), *, scores: pd.DataFrame | None = None,
-             instances: pd.DataFrame | None = None, scatters: Sequence[str] = ()) -> str:
-    """A short summary: settings, scores, the table, the plots, where the backends part ways,
-    disagreements."""
+             instances: pd.DataFrame | None = None, scatters: Sequence[str] = (),
+             pairs: pd.DataFrame | None = None) -> str:
+    """A short summary: settings, measurement noise, scores, pairs, the table, the plots, where
+    the backends part ways, disagreements."""
     parts = ["# Comparison", "", *settings_lines(settings), ""]
+    warnings, calibrated = noise_of(settings)
+    if warnings or calibrated:
+        parts += ["## Measurement noise", "", *([f"- {w}" for w in warnings] or [NO_WARNING]),
+                  ""]
     if scores is not None:
-        parts += ["## Scores", "", markdown_table(scores), "", NOTES["scores"], "",
-                  "## Summary per backend and data set", ""]
+        parts += ["## Scores", "", markdown_table(scores), "", NOTES["scores"], ""]
+    if pairs is not None:
+        parts += ["## Pairs of backends", "", markdown_table(pairs), "", NOTES["pairs"], ""]
+    if scores is not None or pairs is not None:
+        parts += ["## Summary per backend and data set", ""]
     parts += [markdown_table(summary), "", NOTES["summary"], "", "![cactus plot](cactus.png)", ""]
     if scatters:
         parts += [NOTES["scatter"], "", *(f"- [{name}](scatter/{name})" for name in scatters), ""]
@@ -145,14 +193,51 @@ SETTING_LINES: dict[str, Callable[[Any], str]] = {  # key of the settings: its l
                          f"no date, machine or load of its runs)",
     "read": lambda v: f"runs in the tables: {v}, read from results.jsonl",
     "datasets": lambda v: "data sets: " + ", ".join(f"{k} ({n} puzzles)" for k, n in v.items()),
+    "measure": lambda v: MEASURES.get(v, f"times: {v}"),
+    "repeat": lambda v: (f"repeats: {v} runs of each backend on each puzzle; every table but "
+                         f"results.csv takes each puzzle's median over them" if v > 1 else
+                         "repeats: 1 (one run of each backend on each puzzle)"),
+    "cpu_limit": lambda v: f"CPU time limit: {v:g} s per run" if v else "CPU time limit: none",
+    "pin": lambda v: ("workers pinned: each worker bound to a CPU core of its own" if v else
+                      "workers not pinned to CPU cores"),
+    "load_end": lambda v: f"load average at the end (1, 5, 15 min): {v}",
+    "calibration": lambda v: _calibration(v),
 }
+NONE_SAID = ("timeout", "memory_mb", "cpu_limit")  # settings whose None is said: 'none'
 
 
 def settings_lines(settings: Mapping[str, Any]) -> list[str]:
-    """One list item per setting, with its unit; empty ones left out (a time-out or a memory cap
-    of None says 'none')."""
+    """One list item per setting, with its unit; empty ones left out (a time-out, a CPU time
+    limit or a memory cap of None says 'none')."""
     return [f"- {SETTING_LINES[k](v)}" for k, v in settings.items() if k in SETTING_LINES
-            and (v not in (None, [], {}) or k in ("timeout", "memory_mb"))]
+            and (v not in (None, [], {}) or k in NONE_SAID)]
+
+
+def noise_of(settings: Mapping[str, Any]) -> tuple[list[str], bool]:
+    """The bench's measurement warnings, and whether it ran its noise checks (a calibration
+    loop, None when it ran none); settings from before those checks give ([], False)."""
+    return ([str(w) for w in settings.get("warnings") or []],
+            settings.get("calibration") is not None)
+
+
+def _calibration(v: Mapping[str, Any]) -> str:
+    """The calibration loop's line: points, median, spreads as shares of the median, and the
+    wall time's excess over CPU time when given."""
+    def share(x: Any) -> str:
+        return "?" if x is None else f"{float(x):.1%}"
+
+    median = v.get("median_ms")
+    waited = (f"; wall time {share(v['waiting'])} over CPU time at the median point"
+              if v.get("waiting") is not None else "")
+    return (f"calibration loop: {v.get('runs', '?')} points, median "
+            f"{'?' if median is None else f'{float(median):.3g}'} ms; spread (max - min over "
+            f"the median) {share(v.get('spread'))} of wall time, {share(v.get('cpu_spread'))} "
+            f"of CPU time{waited}")
+
+
+MEASURES = {"cpu": "times: CPU seconds of the search (user + system, every thread, children "
+                   "included)",
+            "wall": "times: wall-clock seconds of the search"}
 
 
 def machine() -> dict[str, str]:
@@ -196,30 +281,35 @@ def _cell(value: Any) -> str:
 
 def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
                   settings: Mapping[str, Any], problems: Sequence[str] = ()) -> list[Path]:
-    """results.csv, summary.csv, scores.csv, instances.csv, cactus.png, a scatter plot per pair
-    of backends in scatter/, summary.md and report.html in `out`; their paths (scatter/ once)."""
+    """results.csv (every run), then from each puzzle's median over its repeats summary.csv,
+    scores.csv, pairs.csv, instances.csv, cactus.png, a scatter plot per pair of backends in
+    scatter/, summary.md and report.html in `out`; their paths (scatter/ once)."""
     out.mkdir(parents=True, exist_ok=True)
     results = results_frame(rows)
     empty = results.empty
-    summary = summary_frame(results) if not empty else pd.DataFrame()
-    scores = scores_frame(results) if not empty else pd.DataFrame()
-    instances = instances_frame(results) if not empty else pd.DataFrame()
-    paths = [out / name for name in ("results.csv", "summary.csv", "scores.csv", "instances.csv",
-                                     "cactus.png", "scatter", "summary.md", "report.html")]
+    puzzles = per_puzzle_medians(results)
+    tables = [frame(puzzles) if not empty else pd.DataFrame()
+              for frame in (summary_frame, scores_frame, pairs_frame, instances_frame)]
+    summary, scores, pairs, instances = tables
+    paths = [out / name for name in ("results.csv", "summary.csv", "scores.csv", "pairs.csv",
+                                     "instances.csv", "cactus.png", "scatter", "summary.md",
+                                     "report.html")]
     atomic_write(paths[0], lambda tmp: results.to_csv(tmp, index=False))  # full precision
-    for path, frame in zip(paths[1:4], (summary, scores, instances)):
+    for path, frame in zip(paths[1:5], tables):
         _csv(frame, path)
     timeout = settings.get("timeout")
-    cactus(results, paths[4], timeout) if not empty else None
-    plots = scatters(results, paths[5], timeout) if not empty else {}
+    cactus(puzzles, paths[5], timeout) if not empty else None
+    plots = scatters(puzzles, paths[6], timeout) if not empty else {}
     names = [path.name for path in plots.values()]
-    write_text(paths[6], markdown(summary, disagreements, settings, problems, scores=scores,
-                                  instances=instances, scatters=names))
+    write_text(paths[7], markdown(summary, disagreements, settings, problems, scores=scores,
+                                  instances=instances, scatters=names, pairs=pairs))
     lines = [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements]
+    warnings, calibrated = noise_of(settings)
     page = Page(settings_lines(settings), scores, summary, page_instances(instances),
-                paths[4] if not empty else None, plots, lines, list(problems),
-                NOTES | {"instances": NOTES["instances"] + _cut_note(instances)})
-    write_text(paths[7], render(page))
+                paths[5] if not empty else None, plots, lines, list(problems),
+                NOTES | {"instances": NOTES["instances"] + _cut_note(instances)}, pairs=pairs,
+                warnings=warnings, noise_note=NO_WARNING if calibrated else "")
+    write_text(paths[8], render(page))
     return [p for p in paths if p.exists() and (p.is_file() or plots)]
 
 

@@ -73,6 +73,8 @@ def settings_of(rows: list[Row]) -> dict[str, Any]:
             "limit": _one(row.limit for row in rows),
             "timeout": _one(row.timeout for row in rows),
             "memory_mb": _one(row.memory_mb for row in rows),
+            "measure": _one(row.measure for row in rows),
+            "repeat": max((row.repeat for row in rows), default=0) + 1,
             "datasets": dict(sorted(datasets.items()))}
 
 

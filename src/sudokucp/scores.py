@@ -4,10 +4,14 @@ and the puzzles on which the backends part ways.
 Solved means answered: SOLVED or UNSAT, after the checker and cross-validation (a refuted claim is
 WRONG). Every other status is unsolved: timeout, unknown, crash, memout, error, wrong. PAR-2 is the
 mean over a backend's runs of its seconds when solved, and of twice the run's time limit when not.
+
+With repeats, every table here takes each puzzle once, as its median over its repeats
+(sudokucp.stats.per_puzzle_medians); the functions accept every run or those lines alike.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -15,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from sudokucp.result import ANSWERED, Status
+from sudokucp.stats import one_line_per_puzzle, paired
 
 PENALTY = 2  # PAR-2: an unsolved run costs twice the time limit
 VBS = "virtual best"  # the row of a portfolio that picks, per puzzle, the fastest backend
@@ -39,6 +44,7 @@ def penalised_seconds(results: pd.DataFrame, penalty: float = PENALTY) -> pd.Ser
 def scores_frame(results: pd.DataFrame) -> pd.DataFrame:
     """Per backend over all its puzzles, then the virtual best solver: puzzles, solved, each
     unsolved status, PAR-2 (s, mean per puzzle), puzzles where it is fastest and the only one."""
+    results = one_line_per_puzzle(results)
     frame = results.assign(par2=penalised_seconds(results), ok=solved_mask(results))
     best = _best_per_puzzle(frame)
     lines = [_score(backend, group, best) for backend, group in frame.groupby("backend")]
@@ -90,7 +96,7 @@ def instances_frame(results: pd.DataFrame, spread: float = SPREAD,
     """The puzzles run by two backends or more where their statuses differ or their solved times
     differ by more than `spread` (times under `floor_ms` count as `floor_ms`): per backend the
     milliseconds of a solved run or the status of an unsolved one."""
-    results = results.drop_duplicates(["hash", "backend"], keep="last")
+    results = one_line_per_puzzle(results)
     status = results.pivot(index="hash", columns="backend", values="status")
     ms = (results["seconds"].astype(float) * 1000).where(solved_mask(results))
     times = results.assign(ms=ms).pivot(index="hash", columns="backend", values="ms")
@@ -109,6 +115,34 @@ def instances_frame(results: pd.DataFrame, spread: float = SPREAD,
     frame = frame.join(cells.where(times.notna(), status))[keep.reindex(frame.index)]
     return frame.sort_values(["dataset", "puzzle"], key=natural, kind="stable",
                              ignore_index=True)
+
+
+def backend_pairs(results: pd.DataFrame) -> list[tuple[str, str]]:
+    """Every pair of backends (sorted by name) that ran at least one puzzle in common."""
+    runs = results.groupby("backend")["hash"].agg(set)
+    return [(a, b) for a, b in itertools.combinations(sorted(runs.index), 2)
+            if runs[a] & runs[b]]
+
+
+def pairs_frame(results: pd.DataFrame) -> pd.DataFrame:
+    """Per pair of backends a < b that ran a puzzle in common, over the puzzles both solved
+    (sudokucp.stats.paired, ratio b / a): puzzles, the geometric mean ratio and its interval,
+    a's wins, ties, b's wins, the Wilcoxon p-value, the verdict."""
+    lines = one_line_per_puzzle(results)
+    solved = lines[solved_mask(lines)]
+    times = solved.pivot(index="hash", columns="backend", values="seconds").astype(float)
+    table = [_pair_line(times, a, b) for a, b in backend_pairs(lines)]
+    columns = ["a", "b", "puzzles", "ratio", "ci_low", "ci_high", "a_faster", "ties",
+               "b_faster", "wilcoxon_p", "verdict"]
+    return pd.DataFrame(table, columns=columns)
+
+
+def _pair_line(times: pd.DataFrame, a: str, b: str) -> dict[str, Any]:
+    both = times.reindex(columns=[a, b]).dropna()
+    p = paired(both[a], both[b], a=a, b=b)
+    return {"a": a, "b": b, "puzzles": p.n, "ratio": p.ratio, "ci_low": p.low,
+            "ci_high": p.high, "a_faster": p.wins, "ties": p.ties, "b_faster": p.losses,
+            "wilcoxon_p": p.p_value, "verdict": p.verdict}
 
 
 def _fastest(ms: pd.DataFrame) -> pd.Series:

@@ -195,6 +195,8 @@ def run_bench(args: argparse.Namespace) -> int:
         progress[0].finish()
     for problem in [*outcome.notes, *outcome.problems]:
         fail(problem)
+    for warning in outcome.measurement.get("warnings", []):
+        fail(f"noise warning: {warning}")
     log = config.out / "results.jsonl"
     print(f"{plural(outcome.ran, 'run')} done, {outcome.skipped} already in {log}")
     for d in outcome.disagreements:

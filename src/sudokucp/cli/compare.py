@@ -11,6 +11,7 @@ from sudokucp.cli.common import EXIT_OK, EXIT_UNSOLVED, CommandError, fail, numb
 if TYPE_CHECKING:
     import pandas as pd
 
+    from sudokucp.compare import Comparison
     from sudokucp.result import Row
 
 
@@ -29,30 +30,37 @@ def _floor_arg(text: str) -> float:
 
 
 def add_compare(sub: argparse._SubParsersAction) -> None:
-    from sudokucp.compare import FLOOR_MS, SLOWER
+    from sudokucp.compare import FLOOR_MS, FLOOR_MS_PAIRED, SLOWER, SLOWER_PAIRED
 
     p = sub.add_parser("compare", help="compare two results folders run by run; exit 1 on "
                                        "regressions",
                        description="Match the runs of two folders written by `sudoku-cp bench` "
-                                   "(same backend label, puzzle and --limit) and show, per "
+                                   "(same backend label, puzzle and --limit; with --repeat, "
+                                   "each puzzle's median over its repeats) and show, per "
                                    "backend and per puzzle, what changed from OLD to NEW. A "
-                                   "regression is a run solved in OLD and not in NEW, or one "
-                                   "slower by more than --slower times (both times raised to "
+                                   "regression is a puzzle solved in OLD and not in NEW, or a "
+                                   "slowdown: for single runs, a run slower by more than "
+                                   "--slower times; when either folder has repeats, a backend "
+                                   "whose geometric mean time ratio NEW/OLD has a 95% "
+                                   "bootstrap interval above --slower. Times are raised to "
                                    "--floor-ms first, so that noise on tiny times flags "
-                                   "nothing). Exit status: 0 no regression, 1 regressions, 2 "
+                                   "nothing. Exit status: 0 no regression, 1 regressions, 2 "
                                    "a folder without runs, or no run in common.")
     p.add_argument("old", metavar="OLD", help="the folder of the earlier runs")
     p.add_argument("new", metavar="NEW", help="the folder of the runs to check")
-    p.add_argument("--slower", type=_ratio_arg, default=SLOWER, metavar="X",
-                   help=f"flag a run that takes more than X times as long (default {SLOWER:g})")
-    p.add_argument("--floor-ms", type=_floor_arg, default=FLOOR_MS, metavar="MS",
-                   help=f"times under MS milliseconds count as MS (default {FLOOR_MS:g})")
+    p.add_argument("--slower", type=_ratio_arg, default=None, metavar="X",
+                   help=f"flag a run that takes more than X times as long (default {SLOWER:g}); "
+                        f"with repeats, a backend whose interval lies above X (default "
+                        f"{SLOWER_PAIRED:g})")
+    p.add_argument("--floor-ms", type=_floor_arg, default=None, metavar="MS",
+                   help=f"times under MS milliseconds count as MS (default {FLOOR_MS:g}; with "
+                        f"repeats {FLOOR_MS_PAIRED:g})")
     p.add_argument("--csv", metavar="FILE", help="write every matched run to FILE as CSV")
     p.set_defaults(handler=run_compare)
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from sudokucp.compare import REGRESSIONS, compare, shown_runs
+    from sudokucp.compare import PER_RUN, compare, rule_line, shown_runs
     from sudokucp.report import markdown_table
     from sudokucp.results_folder import FolderError, load_folder
 
@@ -66,11 +74,11 @@ def run_compare(args: argparse.Namespace) -> int:
     if result.runs.empty:
         raise CommandError(f"{args.old} and {args.new} have no run in common (same backend "
                            f"label, puzzle and --limit): nothing to compare")
+    unit = "" if result.rule == PER_RUN else " (per backend and puzzle, its median over repeats)"
     print(f"OLD {args.old}: {plural(len(old.rows), 'run')}; NEW {args.new}: "
-          f"{plural(len(new.rows), 'run')}; {len(result.runs)} in both, {result.only_old} only "
-          f"in OLD, {result.only_new} only in NEW")
-    print(f"slower: more than {args.slower:g}x the time, times under {args.floor_ms:g} ms "
-          f"counted as {args.floor_ms:g} ms; PAR-2 over the runs in both\n")
+          f"{plural(len(new.rows), 'run')}; {len(result.runs)} in both{unit}, {result.only_old} "
+          f"only in OLD, {result.only_new} only in NEW")
+    print(rule_line(result) + "\n")
     for line in _setting_changes(old.rows, new.rows):
         print(line)
     print(markdown_table(result.backends) + "\n")
@@ -79,14 +87,33 @@ def run_compare(args: argparse.Namespace) -> int:
         print(markdown_table(changed) + "\n")
     if args.csv:
         _write_csv(result.runs, args.csv)
-    regressions = result.regressions
-    if regressions.empty:
+    if not result.regressed:
         print("no regression")
         return EXIT_OK
-    counts = regressions["change"].value_counts()
-    print(f"REGRESSIONS: {len(regressions)} ("
-          + ", ".join(f"{counts[c]} {c}" for c in REGRESSIONS if c in counts) + ")")
+    print(_regressions_line(result) if result.rule == PER_RUN else _paired_line(result))
     return EXIT_UNSOLVED
+
+
+def _regressions_line(result: Comparison) -> str:
+    """'REGRESSIONS: 2 (1 newly unsolved, 1 slower)': the runs that regressed."""
+    from sudokucp.compare import REGRESSIONS
+
+    counts = result.regressions["change"].value_counts()
+    return (f"REGRESSIONS: {len(result.regressions)} ("
+            + ", ".join(f"{counts[c]} {c}" for c in REGRESSIONS if c in counts) + ")")
+
+
+def _paired_line(result: Comparison) -> str:
+    """'REGRESSIONS: 1 newly unsolved; mrv slower: NEW/OLD 1.5x (95% CI 1.45x to 1.56x ...)'."""
+    from sudokucp.stats import LEVEL
+
+    parts = []
+    if not result.regressions.empty:
+        parts.append(f"{len(result.regressions)} newly unsolved")
+    parts += [f"{line.backend} slower: NEW/OLD {line.ratio:.3g}x ({LEVEL:.0%} CI "
+              f"{line.ratio_low:.3g}x to {line.ratio_high:.3g}x over {line.paired} puzzles)"
+              for line in result.slower_backends.itertuples(index=False)]
+    return "REGRESSIONS: " + "; ".join(parts)
 
 
 def _setting_changes(old: Sequence[Row], new: Sequence[Row]) -> list[str]:

@@ -17,7 +17,8 @@ def add_report(sub: argparse._SubParsersAction) -> None:
                                    "the runs as bench does (the last run of each, answers past "
                                    "the time limit as time-outs, cross-validation) and write "
                                    "results.csv, summary.csv, scores.csv (solved, PAR-2, the "
-                                   "virtual best solver), instances.csv, cactus.png, scatter/, "
+                                   "virtual best solver), pairs.csv (paired comparisons), "
+                                   "instances.csv, cactus.png, scatter/, "
                                    "summary.md and report.html. The log is only read. Exit "
                                    "status 2 when DIR holds no readable log, or some of its "
                                    "lines could not be read (the others are reported).")
