@@ -220,7 +220,7 @@ def test_a_disk_that_fills_keeps_what_was_written_and_resume_goes_on(tmp_path, m
 
     def open_small(log, *, append):
         opened(log, append=append)
-        log.handle = FillingDisk(log.handle, 1200)  # two rows and part of a third
+        log.handle = FillingDisk(log.handle, 1500)  # two rows and part of a third
 
     monkeypatch.setattr(ResultLog, "open", open_small)
     config = _config(tmp_path)

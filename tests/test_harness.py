@@ -227,7 +227,7 @@ def test_cli_end_to_end(tmp_path):
     naive_hard = [r for r in rows if r["backend"] == "naive" and r["grid"].startswith(".....")]
     assert naive_hard[0]["status"] == "timeout"
     summary = (out / "summary.csv").read_text().splitlines()
-    assert summary[0].startswith("backend,dataset,runs,solved")
+    assert summary[0].startswith("backend,dataset,puzzles,runs,solved")
     assert not list(out.glob(".*.tmp"))
 
 

@@ -185,7 +185,7 @@ SETTING_LINES: dict[str, Callable[[Any], str]] = {  # key of the settings: its l
     "timeout": lambda v: f"timeout: {v:g} s per run" if v else "timeout: none",
     "memory_mb": lambda v: f"memory: {v} MB per worker" if v else "memory: no cap",
     "jobs": lambda v: f"jobs: {v} (runs at a time)",
-    "seed": lambda v: f"seed: {v} (puzzle order shuffled)",
+    "seed": lambda v: f"seed: {v} (the order of all runs shuffled)",
     "retry": lambda v: f"retried: the runs that had ended {', '.join(v)}",
     "puzzles": lambda v: "puzzles: " + ", ".join(f"`{p}`" for p in v),
     "max_puzzles": lambda v: f"at most {v} puzzles per file",
