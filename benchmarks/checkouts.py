@@ -1,6 +1,11 @@
 """Two checkouts side by side: a worker process per checkout, fed jobs as JSON lines.
 
 Imports nothing of sudokucp, so a worker puts its own checkout's src/ first on sys.path.
+
+Why not the harness (`common.measure`): one harness imports one `sudokucp` and runs that
+checkout's backends; comparing two versions of the same backend (benchmarks/engine.py,
+benchmarks/trace_overhead.py) needs a process per checkout, each importing its own code, fed the
+same grids in alternation so that both see the same load.
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@
     1,000th row: the lines of results.jsonl, distinct keys, duplicates.
 
     python benchmarks/dask_executor.py [--runs 10000] [--rounds 5] [--grids 1000] [--passes 3]
+
+Why not `common.measure`: the thing measured is an executor, the Dask one against the local one
+(cost per run, throughput, a worker killed mid-sweep); `measure` always runs the local executor
+and hides its clock, so this script drives the executors (and `bench()` for the fault test) with
+its own clock around them.
 """
 
 from __future__ import annotations
@@ -19,13 +24,12 @@ import json
 import os
 import signal
 import statistics
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-from common import ROOT, load_average, machine
+from common import ROOT, Provenance
 
 from sudokucp.executors import ResourceLimits, Task, make_executor
 from sudokucp.files import write_text
@@ -167,9 +171,7 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "dask.md")
     args = parser.parse_args()
-    command = " ".join(["python benchmarks/dask_executor.py", *sys.argv[1:]])
-    head = ["# The Dask executor against the local one", "", f"Command: `{command}`", "",
-            *machine(), ""]
+    provenance = Provenance()
     with tempfile.TemporaryDirectory() as tmp:
         body = measure_overhead(args.runs, args.rounds, Path(tmp))
         if ROYLE.exists():
@@ -177,8 +179,7 @@ def main() -> None:
             body += measure_kill(args.grids, Path(tmp))
         else:
             body += [f"{ROYLE} is absent: no throughput or fault measure.", ""]
-    body += [f"- load average at the end: {load_average()} (the machine is shared: other work "
-             f"ran beside this one)"]
+    head = ["# The Dask executor against the local one", "", *provenance.lines(), ""]
     write_text(args.out, "\n".join(head + body) + "\n")
     print(args.out.read_text())
 

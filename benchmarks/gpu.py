@@ -19,6 +19,11 @@ stops the script.
     to the CPU, a small budget with a second launch for the rest.
 (e) The jit backend on all host cores (one process per core, solve_array on equal chunks).
 Times are medians of --rounds rounds; the kernel is compiled before any timing.
+
+Why not the harness (`common.measure`): the gpu backend's unit of work is a batch of thousands to
+a million grids in one kernel launch, timed phase by phase (copies, kernel, CPU handover,
+verification); the harness times one solve of one puzzle per run, in a worker of its own. The
+batch is the thing measured here, and every solution in it is still judged by sudokucp.check.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from common import ROOT, machine
+from common import ROOT, Provenance
 
 from sudokucp.backends.gpu import Gpu, GpuBatch
 from sudokucp.files import write_text
@@ -253,7 +258,7 @@ def main(argv: list[str] | None = None) -> None:
     if missing:
         sys.exit(f"benchmarks/gpu.py: missing {', '.join(missing)} (see --datasets; "
                  "`sudoku-cp datasets` fetches them)")
-    started, head = time.perf_counter(), machine()
+    started, provenance = time.perf_counter(), Provenance()
     royle, hard = (grids(args.datasets / f) for f in FILES.values())
     gpu = Gpu(budget=args.budget)
     gpu.warm(SHAPE)
@@ -267,10 +272,9 @@ def main(argv: list[str] | None = None) -> None:
     if not args.skip_cpu:
         body += section_cpu(sets, args.rounds)
     body = floors(best, hard_t, hard.shape[0]) + body
-    command = " ".join(["python benchmarks/gpu.py", *sys.argv[1:]])
-    top = ["# The GPU batch backend (`gpu`)", "",
-           f"Command: `{command}` (took {(time.perf_counter() - started) / 60:.1f} min)", "",
-           f"- device: {Gpu.device()}", *head,
+    top = ["# The GPU batch backend (`gpu`)", "", *provenance.lines(),
+           f"- took {(time.perf_counter() - started) / 60:.1f} min",
+           f"- device: {Gpu.device()}",
            f"- CUDA target: {Gpu.version()}; options: budget={args.budget}, "
            f"block={gpu.options['block']}", ""]
     write_text(args.out, "\n".join(top + body) + "\n")

@@ -6,24 +6,27 @@ the overhead is the difference of the per-run medians. Throughput: the first K r
 fast backend through the harness with one worker, then two; jobs 1 and 2 alternate `--repeat` times.
 
     python benchmarks/harness_overhead.py [--runs 10000] [--grids 1000] [--backend hybrid]
+
+Why not `common.measure`: the thing measured is the harness itself, its cost per run against a
+direct solve() and its throughput with one and two workers; so this script drives the harness's
+parts (plan, executor, log) with its own clock around them, where `measure` would hide them.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
-import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from common import Provenance
+
 from sudokucp.backends import get_backend
 from sudokucp.executors import ResourceLimits, Task, make_executor
-from sudokucp.executors.local import usable_cores
 from sudokucp.files import write_text
 from sudokucp.formats import load_puzzles, parse_grid
 from sudokucp.harness import Contender, Dataset, ResultLog, execute, plan, resolve
@@ -125,18 +128,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "harness.md")
     args = parser.parse_args()
-    command = "python benchmarks/harness_overhead.py " + " ".join(sys.argv[1:])
+    provenance = Provenance()
     with tempfile.TemporaryDirectory() as tmp:
         body = measure_overhead(args.runs, Path(tmp))
         if ROYLE.exists():
             body += measure_jobs(args.backend, args.grids, args.repeat, Path(tmp))
         else:
             body += [f"{ROYLE} is absent: no throughput measure.", ""]
-    head = ["# Harness overhead and parallel throughput", "", f"Command: `{command.strip()}`", "",
-            f"Machine: {usable_cores()} cores, Python {platform.python_version()}, "
-            f"{platform.system()}; load average at the end "
-            f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} (other work shares the machine).",
-            ""]
+    head = ["# Harness overhead and parallel throughput", "", *provenance.lines(), ""]
     write_text(args.out, "\n".join(head + body))
     print(args.out.read_text())
 

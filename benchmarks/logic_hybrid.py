@@ -1,78 +1,99 @@
 """Logic and hybrid benchmark: which rule sets solve which grids, and how fast the hybrid solves.
 
-    python benchmarks/logic_hybrid.py [--puzzles DIR] [--out reports/logic_hybrid.md]
+    python benchmarks/logic_hybrid.py [--puzzles DIR] [--royle 0] [--logic-sample 1000]
+        [--timeout 10] [--timeout-16 10] [--timeout-25 60] [--repeat 3] [--repeat-25 1]
+        [--seed 0] [--jobs 1] [--skip-logic] [--out reports/logic_hybrid.md]
 
 (a) the logic engine on all of royle17.txt with several rule sets: share solved and the mean number
     of filled cells (givens + placed) of the grids it gets stuck on, next to the seed 002's figures;
-(b) hybrid per puzzle on royle17.txt (all of it) and top95.txt: median, p90, max;
+    then the time per grid of each rule set (the `logic` backend) on a seeded sample;
+(b) hybrid per puzzle on royle17.txt (all of it), top95.txt, and magictour_top1465.txt and
+    forum_hardest_1106.txt when present: median with its interval, p90, max; the root and node
+    techniques against the defaults on top95.txt (paired ratios, measured in one sweep);
 (c) hybrid on gecode_16x16.txt (every grid under 1 s?) and gecode_25x25.txt with a time-out each.
 
-Every solution claimed is checked with check.is_solution. Times are per solve() call: wall clock
-(perf_counter, what Result.seconds holds) and the process's CPU time, which is what to read when the
-machine is shared (the load average is in the report).
+Every time comes from the harness (`common.measure`): each run in a killable worker, CPU time of
+the search, `--repeat` runs of each backend on each grid in a shuffled order, each grid counted
+as its median over them; every solution is judged by the checker. 25x25 runs `--repeat-25`
+times (1 by default): every run there ends at the time limit, whose time a repeat cannot refine.
+The rule sets' shares in (a) are not timings: they come from `apply_logic` called in this process
+on every royle17 grid (the code the `logic` backend and the rater run), each filled grid judged.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from common import ROOT, Provenance
+from timings import (
+    CI,
+    count,
+    labels,
+    lines_of,
+    median_ci,
+    ms,
+    pct,
+    problems,
+    ratio,
+    ratio_cell,
+    sweep,
+    times,
+)
 
-from common import load_average, machine  # noqa: E402
-
-from sudokucp.backends import get_backend  # noqa: E402
-from sudokucp.check import is_solution  # noqa: E402
-from sudokucp.files import write_text  # noqa: E402
-from sudokucp.formats import load_puzzles  # noqa: E402
-from sudokucp.puzzle import Puzzle  # noqa: E402
-from sudokucp.techniques import LEVELS, TECHNIQUES, apply_logic  # noqa: E402
+from sudokucp.backends import get_backend
+from sudokucp.check import is_solution
+from sudokucp.files import write_text
+from sudokucp.formats import load_puzzles
+from sudokucp.puzzle import Puzzle
+from sudokucp.techniques import LEVELS, TECHNIQUES, apply_logic
 
 SEED_RULES = "singles,locked,naked_pair,naked_triple,naked_quad"
 RULE_SETS = [("singles", "singles"), ("singles + locked", "locked"),
              ("singles + locked + naked subsets (the seed's)", SEED_RULES),
              ("+ hidden subsets (`subsets`)", "subsets"), ("+ X-wing, swordfish (`fish`)", "fish")]
+VARIANTS = [("singles", "singles"), ("locked", "singles"), ("subsets", "singles"),
+            ("fish", "singles"), ("locked", "locked"), ("subsets", "locked")]
+DEFAULT_VARIANT = ("locked", "singles")  # the hybrid's defaults: the base of the paired ratios
+EXTRA_SETS = ("magictour_top1465", "forum_hardest_1106")
 
 
-NOTES = """## Notes
-
-- The seed 002's figures come from its own engine on 5,000 grids of the list as it then was; the
-  share solved matches (about 84%), while our engine leaves more cells filled when stuck, having
-  applied each rule to a fixpoint in every unit.
-- Logic counts and hardest techniques use apply_logic, the same code the `logic` backend and the
-  rater run; every grid it fills is checked with check.is_solution.
-- The hybrid's root fixpoint is the logic engine's (tests/test_hybrid.py checks it); its node
-  propagation is naked and hidden singles, its branching the smallest cell or unit-digit.
-- 25x25: these MiniZinc instances need long searches without learning. Also tried, on a busy
-  machine, and none finished a grid: pointing/claiming at every node (600,000 guesses in 900 s on
-  #18), dom/wdeg branching, failed-literal probing at the root (1-4 cells on the three grids
-  tried). CP-SAT needs 0.3-56 s each (puzzle README); src/sudokucp/generator.py finds the CNF
-  backend far faster than the hybrid at this size.
-"""
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f}"
+class Sweeps:
+    """Harness sweeps of this script, with its settings and its provenance."""
+
+    def __init__(self, args: argparse.Namespace, provenance: Provenance) -> None:
+        self.args, self.provenance = args, provenance
+
+    def run(self, specs: list[str], name: str, puzzles: list[Puzzle] | Path, timeout: float,
+            repeat: int | None = None):
+        """The per-puzzle lines of `specs` on one set (a file, or puzzles written under
+        `name`); a wrong answer, an error or a disagreement stops the script."""
+        frame, outcome = sweep(specs, name, puzzles, provenance=self.provenance,
+                               timeout=timeout, repeat=repeat or self.args.repeat,
+                               seed=self.args.seed, jobs=self.args.jobs)
+        bad = problems(outcome)
+        if bad:
+            raise SystemExit("\n".join([f"{name}: the harness found problems:", *bad]))
+        log(f"{name}: {', '.join(specs)}: {dict(Counter(frame['status']))}")
+        return frame
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def logic_table(puzzles: list[Puzzle], log) -> list[str]:
-    lines = ["| rule set | solved | share | mean filled when stuck | stuck grids | s/grid (CPU) |",
-             "|---|---:|---:|---:|---:|---:|"]
+def logic_table(puzzles: list[Puzzle]) -> list[str]:
+    """Shares solved and cells filled when stuck per rule set, in this process (not timed)."""
+    lines = ["| rule set | solved | share | mean filled when stuck | stuck grids |",
+             "|---|---:|---:|---:|---:|"]
     hardest: Counter[str] = Counter()
     for label, spec in RULE_SETS:
         solved, stuck_filled, wrong = 0, [], 0
-        start = time.process_time()
         for p in puzzles:
             out = apply_logic(p, spec)
             if out.contradiction:
@@ -84,11 +105,10 @@ def logic_table(puzzles: list[Puzzle], log) -> list[str]:
                 stuck_filled.append(sum(1 for v in out.cells if v))
             if spec == "fish":
                 hardest[out.hardest if out.solved else "(stuck)"] += 1
-        cpu = (time.process_time() - start) / len(puzzles)
         mean = statistics.fmean(stuck_filled) if stuck_filled else float("nan")
         share = 100 * solved / len(puzzles)
         lines.append(f"| {label} | {solved} / {len(puzzles)} | {share:.2f}% | {mean:.2f} | "
-                     f"{len(stuck_filled)} | {ms(cpu)} ms |")
+                     f"{len(stuck_filled)} |")
         log(f"logic {spec}: {solved}/{len(puzzles)} solved, stuck mean filled {mean:.2f}, "
             f"{wrong} wrong or contradictory")
         if wrong:
@@ -101,124 +121,154 @@ def logic_table(puzzles: list[Puzzle], log) -> list[str]:
     return lines
 
 
-def run_hybrid(puzzles: list[Puzzle], timeout: float | None, log, label: str,
-               **options: str) -> dict:
-    """Solve each puzzle (limit 1); wall and CPU seconds, guesses, statuses."""
-    hybrid = get_backend("hybrid", **options)
-    wall, cpu, guesses, statuses, rows = [], [], [], Counter(), []
-    split = [0.0, 0.0]
-    for p in puzzles:
-        start = time.process_time()
-        r = hybrid.solve(p, limit=1, time_limit=timeout)
-        cpu.append(time.process_time() - start)
-        wall.append(r.seconds)
-        guesses.append(r.stats.get("guesses", 0))
-        split[0] += r.stats.get("logic_s", 0.0)
-        split[1] += r.stats.get("search_s", 0.0)
-        status = r.status.value
-        if r.solutions and not is_solution(p, r.solution):
-            status = "wrong"
-        statuses[status] += 1
-        rows.append((p.name, status, r.seconds, cpu[-1], r.stats))
-    log(f"hybrid {label}: {dict(statuses)}, median wall {ms(statistics.median(wall))} ms, "
-        f"max {ms(max(wall))} ms")
-    if statuses["wrong"] or statuses["error"]:
-        raise SystemExit(f"hybrid {label}: {dict(statuses)}")
-    return {"wall": wall, "cpu": cpu, "guesses": guesses, "statuses": statuses, "rows": rows,
-            "logic": split[0] / len(puzzles), "search": split[1] / len(puzzles)}
+def logic_times(frame, names: dict[str, str]) -> list[str]:
+    """Time per grid of each rule set, solved or stuck alike."""
+    out = [f"| rule set | grids | solved | median ms [{CI}] | p90 ms | max ms |",
+           "|---|---:|---:|---:|---:|---:|"]
+    for label, spec in RULE_SETS:
+        lines = lines_of(frame, names[f"logic:techniques={spec}"])
+        seconds = lines["seconds"].astype(float).to_numpy()
+        out.append(f"| {label} | {len(lines)} | {int(lines['answered'].sum())} | "
+                   f"{median_ci(seconds)} | {pct(seconds, 90)} | {ms(seconds.max())} |")
+    return out
 
 
-def summary_row(label: str, res: dict) -> str:
-    w, c, g = res["wall"], res["cpu"], res["guesses"]
-    solved = res["statuses"]["solved"]
-    no_guess = sum(1 for x in g if not x)
-    return (f"| {label} | {solved} / {len(w)} | {ms(statistics.median(w))} | {ms(pct(w, 0.9))} | "
-            f"{ms(max(w))} | {ms(statistics.median(c))} | {ms(pct(c, 0.9))} | {ms(max(c))} | "
-            f"{statistics.fmean(g):.1f} | {100 * no_guess / len(g):.1f}% | {ms(res['logic'])} | "
-            f"{ms(res['search'])} |")
+HEADER = [f"| set | grids | solved | median ms [{CI}] | p90 ms | max ms | mean guesses | "
+          "no guess | mean logic ms | mean search ms |", "|---|---:|---:|---:|---:|---:|---:|---:|"
+          "---:|---:|"]
 
 
-def main(argv: list[str] | None = None) -> int:
+def summary_row(label: str, lines, timeout: float | None, extra: str = "") -> str:
+    """One line of a hybrid table: times over the grids (time-outs infinitely slow), search."""
+    seconds = times(lines)
+    guesses = lines["guesses"].astype(float)
+    mean = {k: lines[k].astype(float).mean() if k in lines else float("nan")
+            for k in ("logic_s", "search_s")}
+    return (f"| {label} | {len(lines)} | {int(lines['answered'].sum())} | "
+            f"{median_ci(seconds, timeout)} | {pct(seconds, 90, timeout)} | "
+            f"{ms(seconds.max(), timeout)} | {guesses.mean():.1f} | "
+            f"{100 * (guesses == 0).mean():.1f}% | {ms(mean['logic_s'])} | "
+            f"{ms(mean['search_s'])} |{extra}")
+
+
+def section_logic(sweeps: Sweeps, royle: list[Puzzle], args: argparse.Namespace) -> list[str]:
+    specs = [f"logic:techniques={spec}" for _, spec in RULE_SETS]
+    names = labels(specs)
+    sample = random.Random(args.seed).sample(royle, min(args.logic_sample, len(royle)))
+    frame = sweeps.run(list(names.values()), "royle17-sample", sample, args.timeout)
+    return ["## (a) Logic alone on royle17.txt", "",
+            f"All {len(royle)} grids, techniques applied to a fixpoint, easiest first (levels: "
+            f"{', '.join(f'`{k}`' for k in LEVELS)}); shares counted in this process.", "",
+            *logic_table(royle), "",
+            f"Time per grid of each rule set (the `logic` backend), on {len(sample)} of these "
+            f"grids drawn with seed {args.seed}, the five rule sets in one sweep; stuck grids "
+            "count with the time they took to get stuck:", "", *logic_times(frame, names), ""]
+
+
+def section_9x9(sweeps: Sweeps, royle: list[Puzzle], args: argparse.Namespace) -> list[str]:
+    folder = args.puzzles
+    res_royle = lines_of(sweeps.run(["hybrid"], "royle17", royle, args.timeout), "hybrid")
+    res_top = lines_of(sweeps.run(["hybrid"], "top95", folder / "top95.txt", args.timeout),
+                       "hybrid")
+    rows = [summary_row("royle17.txt", res_royle, args.timeout),
+            summary_row("top95.txt", res_top, args.timeout)]
+    for name in EXTRA_SETS:
+        if (folder / f"{name}.txt").exists():
+            frame = sweeps.run(["hybrid"], name, folder / f"{name}.txt", args.timeout)
+            rows.append(summary_row(f"{name}.txt", lines_of(frame, "hybrid"), args.timeout))
+    defaults = ", ".join(f"{k}={v}" for k, v in get_backend("hybrid").options.items())
+    out = ["## (b) Hybrid per puzzle, 9x9", "",
+           f"Backend `hybrid` with its defaults ({defaults}), limit 1, {args.timeout:g} s "
+           "time-out; `mean logic ms` and `mean search ms` are the backend's own split of its "
+           "time (wall, from its stats).", "", *HEADER, *rows]
+    specs = [f"hybrid:techniques={root}:node_techniques={nodes}" for root, nodes in VARIANTS]
+    names = labels(specs)
+    base = names[specs[VARIANTS.index(DEFAULT_VARIANT)]]
+    frame = sweeps.run(list(names.values()), "top95", folder / "top95.txt", args.timeout)
+    out += ["", "Root and node techniques compared on top95.txt, the six variants in one sweep; "
+            "the last column is `sudokucp.stats.paired` against the defaults (techniques=locked, "
+            "node_techniques=singles):", "", HEADER[0] + " vs defaults |", HEADER[1] + "---:|"]
+    for (root, nodes), spec in zip(VARIANTS, specs):
+        out.append(summary_row(f"techniques={root}, node_techniques={nodes}",
+                               lines_of(frame, names[spec]), args.timeout,
+                               f" {ratio_cell(frame, base, names[spec])} |"))
+    out += [""] + [f"- {ratio(frame, base, names[spec])}" for spec in specs
+                   if names[spec] != base]
+    royle_s, top_s = times(res_royle), times(res_top)
+    floors = [("royle17 median <= 1 ms", statistics.median(royle_s) <= 0.001),
+              ("royle17 max <= 200 ms", max(royle_s) <= 0.2),
+              ("top95 median <= 10 ms", statistics.median(top_s) <= 0.01)]
+    return [*out, "", "Targets (CPU time): " + "; ".join(
+        f"{name}: {'met' if ok else '**missed**'}" for name, ok in floors) + ".", ""]
+
+
+def section_large(sweeps: Sweeps, args: argparse.Namespace) -> list[str]:
+    folder = args.puzzles
+    g16 = lines_of(sweeps.run(["hybrid"], "gecode_16x16", folder / "gecode_16x16.txt",
+                              args.timeout_16), "hybrid")
+    g25 = lines_of(sweeps.run(["hybrid"], "gecode_25x25", folder / "gecode_25x25.txt",
+                              args.timeout_25, args.repeat_25), "hybrid")
+    slowest = times(g16).max()
+    out = ["## (c) Hybrid on 16x16 and 25x25 (Gecode / MiniZinc instances)", "",
+           f"16x16: {args.repeat} run(s) per grid; 25x25: {args.repeat_25} run(s) per grid.", "",
+           *HEADER,
+           summary_row(f"gecode_16x16.txt ({args.timeout_16:g} s time-out)", g16,
+                       args.timeout_16),
+           summary_row(f"gecode_25x25.txt ({args.timeout_25:g} s time-out)", g25,
+                       args.timeout_25), "",
+           f"16x16: every grid under 1 s: {'yes' if slowest < 1 else '**no**'} (slowest "
+           f"{ms(slowest, args.timeout_16)} ms).", "",
+           f"25x25, grid by grid ({count(g25, 'timeout')} time-outs):", "",
+           "| grid | status | CPU s | wall s | guesses | backtracks |",
+           "|---|---|---:|---:|---:|---:|"]
+    for _, line in g25.sort_values("puzzle").iterrows():
+        out.append(f"| {line['puzzle']} | {line['status']} | {float(line['seconds']):.2f} | "
+                   f"{float(line['wall']):.2f} | {float(line.get('guesses', 0)):.0f} | "
+                   f"{float(line.get('backtracks', 0)):.0f} |")
+    return [*out, ""]
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--puzzles", type=Path, default=ROOT.parent / "shared" / "puzzles",
                         help="folder of the public puzzle sets (default: ../shared/puzzles)")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "logic_hybrid.md")
     parser.add_argument("--royle", type=int, default=0,
                         help="use only the first N grids of royle17.txt (default 0: all)")
+    parser.add_argument("--logic-sample", type=int, default=1000,
+                        help="royle17 grids on which the rule sets are timed")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per 9x9 grid")
     parser.add_argument("--timeout-16", type=float, default=10.0, help="seconds per 16x16 grid")
     parser.add_argument("--timeout-25", type=float, default=60.0, help="seconds per 25x25 grid")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each backend per grid")
+    parser.add_argument("--repeat-25", type=int, default=1, help="runs per 25x25 grid")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the samples and the order")
+    parser.add_argument("--jobs", type=int, default=1, help="runs at a time")
     parser.add_argument("--skip-logic", action="store_true", help="leave out part (a)")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     if not (args.puzzles / "royle17.txt").is_file():
         print(f"skipped: no royle17.txt in {args.puzzles} (give --puzzles)", file=sys.stderr)
         return 0
-
-    def log(message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
-
-    def load(name: str) -> list[Puzzle]:
-        return load_puzzles(args.puzzles / name)
-
-    command = "python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])])
-    out = ["# Logic engine and hybrid backend", "",
-           f"Generated by `{command}` (from the repository root); puzzles from "
-           f"`{os.path.relpath(args.puzzles, ROOT)}`.", "", *machine(), ""]
-
-    royle = load("royle17.txt")
+    provenance = Provenance(None if argv is None else [sys.argv[0], *argv])
+    sweeps = Sweeps(args, provenance)
+    royle = load_puzzles(args.puzzles / "royle17.txt")
     if args.royle:
         royle = royle[:args.royle]
     log(f"royle17: {len(royle)} grids")
-
-    if not args.skip_logic:
-        out += ["## (a) Logic alone on royle17.txt", "",
-                f"All {len(royle)} grids, techniques applied to a fixpoint, easiest first "
-                f"(levels: {', '.join(f'`{k}`' for k in LEVELS)}).", ""]
-        out += logic_table(royle, log) + [""]
-
-    res_royle = run_hybrid(royle, None, log, "royle17")
-    top95 = load("top95.txt")
-    res_top = run_hybrid(top95, None, log, "top95")
-    extra = {}
-    for name in ("magictour_top1465.txt", "forum_hardest_1106.txt"):
-        if (args.puzzles / name).exists():
-            extra[name] = run_hybrid(load(name), 10.0, log, name)
-    header = ["| set | solved | median ms | p90 ms | max ms | CPU median ms | CPU p90 ms | "
-              "CPU max ms | mean guesses | no guess | mean logic ms | mean search ms |",
-              "|---|---:|" + "---:|" * 10]
-    defaults = ", ".join(f"{k}={v}" for k, v in get_backend("hybrid").options.items())
-    out += ["## (b) Hybrid per puzzle, 9x9", "",
-            f"Backend `hybrid` with its defaults ({defaults}), limit 1, one process, solutions "
-            "verified.", "", *header,
-            summary_row("royle17.txt", res_royle), summary_row("top95.txt", res_top)]
-    out += [summary_row(name + " (10 s time-out)", res) for name, res in extra.items()]
-    variants = [("singles", "singles"), ("locked", "singles"), ("subsets", "singles"),
-                ("fish", "singles"), ("locked", "locked"), ("subsets", "locked")]
-    out += ["", "Root and node techniques compared on top95.txt:", "", *header]
-    for root, nodes in variants:
-        res = run_hybrid(top95, None, log, f"top95 {root}/{nodes}", techniques=root,
-                         node_techniques=nodes)
-        out.append(summary_row(f"techniques={root}, node_techniques={nodes}", res))
-    floors = [("royle17 median <= 1 ms", statistics.median(res_royle["wall"]) <= 0.001),
-              ("royle17 max <= 200 ms", max(res_royle["wall"]) <= 0.2),
-              ("top95 median <= 10 ms", statistics.median(res_top["wall"]) <= 0.01)]
-    out += ["", "Targets (wall clock): " + "; ".join(
-        f"{name}: {'met' if ok else '**missed**'}" for name, ok in floors) + ".", ""]
-
-    g16 = run_hybrid(load("gecode_16x16.txt"), args.timeout_16, log, "16x16")
-    g25 = run_hybrid(load("gecode_25x25.txt"), args.timeout_25, log, "25x25")
-    out += ["## (c) Hybrid on 16x16 and 25x25 (Gecode / MiniZinc instances)", "", *header,
-            summary_row(f"gecode_16x16.txt ({args.timeout_16:g} s time-out)", g16),
-            summary_row(f"gecode_25x25.txt ({args.timeout_25:g} s time-out)", g25), "",
-            f"16x16: every grid under 1 s: {'yes' if max(g16['wall']) < 1 else '**no**'} "
-            f"(slowest {ms(max(g16['wall']))} ms).", "",
-            "25x25, grid by grid:", "", "| grid | status | wall s | CPU s | guesses | backtracks |",
-            "|---|---|---:|---:|---:|---:|"]
-    out += [f"| {name} | {status} | {wall:.2f} | {cpu:.2f} | {stats.get('guesses', 0):.0f} | "
-            f"{stats.get('backtracks', 0):.0f} |" for name, status, wall, cpu, stats in g25["rows"]]
-    out += ["", f"- load average at the end: {load_average()}", "",
-            NOTES]
-
-    write_text(args.out, "\n".join(out))
+    body = [] if args.skip_logic else section_logic(sweeps, royle, args)
+    body += section_9x9(sweeps, royle, args) + section_large(sweeps, args)
+    head = ["# Logic engine and hybrid backend", "", *provenance.lines(),
+            f"- puzzles: `{os.path.relpath(args.puzzles, ROOT)}`; each backend {args.repeat} "
+            f"time(s) on each grid, the runs of a sweep shuffled (seed {args.seed}), {args.jobs} "
+            "at a time, each in a harness worker; times are CPU milliseconds of the search, each "
+            "grid its median over its runs, a time-out counting as infinitely slow; every "
+            "solution judged by the checker", "",
+            "Notes on these figures: `reports/logic_hybrid-notes.md`.", ""]
+    write_text(args.out, "\n".join(head + body))
     log(f"wrote {args.out}")
     return 0
 

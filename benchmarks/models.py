@@ -1,216 +1,160 @@
 """Model backends benchmark: cpsat, sat and pyconstraint beside bare references (reports/models.md).
 
-    python benchmarks/models.py [--puzzles DIR] [--sample 1000] [--seed 4] [--csp-sample 40]
-        [--csp-limit 10] [--csp-16 15] [--cpsat-25 60] [--sat-25 30] [--skip-25] [--out FILE.md]
+    python benchmarks/models.py [--puzzles DIR] [--sample 1000] [--seed 4] [--timeout 60]
+        [--csp-sample 40] [--csp-limit 10] [--csp-16 15] [--cpsat-25 60] [--sat-25 30]
+        [--repeat 3] [--repeat-25 1] [--jobs 1] [--skip-25] [--out FILE.md]
 
 (a) 9x9: a seeded sample of royle17.txt and all of top95.txt, first solution, per puzzle including
-    model building: the cpsat backend beside a bare CP-SAT model written here, the sat backend
-    beside the textbook pycosat encoding rebuilt per puzzle; the methods take turns on each puzzle.
-(b) pyconstraint at a time limit, each solve in a harness worker killed when the limit passes (it
-    cannot be interrupted from inside), on the first --csp-sample puzzles of each 9x9 set.
-(c) 16x16 (gecode_16x16.txt): cpsat and sat on every grid, pyconstraint on the first --csp-16.
-(d) 25x25 (gecode_25x25.txt): cpsat and sat with their time limits, each run in a killed worker.
-Every answer is judged by sudokucp.check.is_solution. Times are wall clock (perf_counter) with the
-process CPU time beside them: read CPU time when the machine is shared.
+    model building: the cpsat backend beside a bare CP-SAT model, the sat backend beside the
+    textbook pycosat encoding rebuilt per puzzle (both in benchmarks/references.py), in one sweep
+    per set, with paired ratios;
+(b) pyconstraint at a time limit (it cannot be interrupted from inside: the harness kills it) on
+    the first --csp-sample puzzles of each 9x9 set;
+(c) 16x16 (gecode_16x16.txt): cpsat, sat and their references on every grid, pyconstraint on the
+    first --csp-16;
+(d) 25x25 (gecode_25x25.txt): cpsat and sat with their time limits, `--repeat-25` runs per grid
+    (1 by default: a run there takes up to a minute).
+
+Every time comes from the harness (`common.measure`): each run in a killable worker, CPU time of
+the search (model building included, as the backends measure it), `--repeat` runs of each method
+on each puzzle in a shuffled order, each puzzle counted as its median over them; every answer is
+judged by the checker and the methods cross-validated.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-from common import run_isolated
+from common import ROOT, Provenance
+from timings import (
+    CI,
+    count,
+    labels,
+    lines_of,
+    median_ci,
+    ms,
+    ratio,
+    spread,
+    sweep,
+    times,
+)
 
-from sudokucp.backends import backend_class, from_spec
-from sudokucp.check import is_solution
-from sudokucp.executors import ResourceLimits, Task
+from sudokucp.backends import backend_class
 from sudokucp.files import write_text
 from sudokucp.formats import load_puzzles
-from sudokucp.puzzle import Grid, Puzzle, geometry
-from sudokucp.result import Status
+from sudokucp.puzzle import Puzzle
+from sudokucp.stats import bootstrap_ci, percentile
 
-ROOT = Path(__file__).resolve().parents[1]
-GRACE = 5.0  # seconds past the limit before a run that honours its limit is killed
-
-
-def bare_cpsat(puzzle: Puzzle) -> Grid:
-    """The reference: the shortest faithful CP-SAT model, built and solved per puzzle."""
-    from ortools.sat.python import cp_model
-
-    n = puzzle.side
-    model = cp_model.CpModel()
-    cells = [model.new_int_var(v or 1, v or n, "") for v in puzzle.cells]
-    for unit in geometry(puzzle.shape).units:
-        model.add_all_different([cells[c] for c in unit])
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.solve(model)
-    return tuple(solver.value(v) for v in cells)
+BARE, TEXTBOOK = "references:BareCpsat", "references:TextbookPycosat"
+METHODS_9 = ["cpsat", BARE, "cpsat:model=boolean", "sat", "sat:encoding=minimal", TEXTBOOK]
+METHODS_16 = ["cpsat", BARE, "sat", TEXTBOOK]
+SHOWN = {BARE: "bare CP-SAT (`references:BareCpsat`)",
+         TEXTBOOK: "textbook pycosat (`references:TextbookPycosat`)"}
+PAIRS = [("cpsat", BARE), ("sat", TEXTBOOK)]  # (A, B): B / A
 
 
-def textbook_clauses(puzzle: Puzzle) -> list[list[int]]:
-    """The pycosat example's CNF: each cell one digit (pairs), digits distinct in every unit
-    (pairs), a unit clause per given; every clause rebuilt for every puzzle."""
-    n = puzzle.side
-
-    def v(i: int, j: int, d: int) -> int:
-        return n * n * (i - 1) + n * (j - 1) + d
-
-    res = []
-    for i in range(1, n + 1):
-        for j in range(1, n + 1):
-            res.append([v(i, j, d) for d in range(1, n + 1)])
-            res += [[-v(i, j, d), -v(i, j, e)]
-                    for d in range(1, n + 1) for e in range(d + 1, n + 1)]
-    for unit in geometry(puzzle.shape).units:
-        cells = [(c // n + 1, c % n + 1) for c in unit]
-        for a, (i, j) in enumerate(cells):
-            for k, m in cells[a + 1:]:
-                res += [[-v(i, j, d), -v(k, m, d)] for d in range(1, n + 1)]
-    res += [[v(c // n + 1, c % n + 1, g)] for c, g in enumerate(puzzle.cells) if g]
-    return res
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
-def textbook_pycosat(puzzle: Puzzle) -> Grid:
-    """The reference for sat: the example's encoding, solved, read back."""
-    import pycosat
+class Sweeps:
+    """Harness sweeps of this script, with its settings and its provenance."""
 
-    n = puzzle.side
-    model = set(pycosat.solve(textbook_clauses(puzzle)))
-    return tuple(next((d for d in range(1, n + 1) if c * n + d in model), 0)
-                 for c in range(n * n))
+    def __init__(self, args: argparse.Namespace, provenance: Provenance) -> None:
+        self.args, self.provenance = args, provenance
+        self.problems: list[str] = []
 
-
-def backend_method(spec: str) -> Callable[[Puzzle], Grid | None]:
-    backend = from_spec(spec)
-    return lambda puzzle: backend.solve(puzzle).solution
-
-
-def timed(method: Callable[[Puzzle], Grid | None], puzzle: Puzzle) -> tuple[float, float, bool]:
-    """(wall seconds, CPU seconds, answer correct) of one call."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    grid = method(puzzle)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return wall, cpu, grid is not None and is_solution(puzzle, grid)
+    def run(self, specs: list[str], name: str, puzzles: list[Puzzle] | Path, timeout: float,
+            repeat: int | None = None):
+        """The per-puzzle lines of `specs` on one set (a file, or puzzles written under
+        `name`); disagreements are kept for the report."""
+        frame, outcome = sweep(specs, name, puzzles, provenance=self.provenance,
+                               timeout=timeout, repeat=repeat or self.args.repeat,
+                               seed=self.args.seed, jobs=self.args.jobs)
+        self.problems += [f"{name}: {d.puzzle}: {d.message}" for d in outcome.disagreements]
+        log(f"done: {', '.join(specs)} on {name}")
+        return frame
 
 
-def race(methods: dict[str, Callable], puzzles: list[Puzzle]) -> dict[str, list[tuple]]:
-    """Every method on every puzzle, taking turns puzzle by puzzle (rotating who goes first)."""
-    for method in methods.values():  # warm up: imports, cached tables
-        method(puzzles[0])
-    names = list(methods)
-    rows: dict[str, list[tuple]] = {name: [] for name in names}
-    for k, puzzle in enumerate(puzzles):
-        for name in names[k % len(names):] + names[:k % len(names)]:
-            rows[name].append(timed(methods[name], puzzle))
-    return rows
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f}"
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def race_table(rows: dict[str, list[tuple]]) -> list[str]:
-    lines = ["| method | median ms | p90 ms | max ms | median CPU ms | wrong or missing |",
-             "|---|---:|---:|---:|---:|---:|"]
-    for name, runs in rows.items():
-        wall, cpu = [r[0] for r in runs], [r[1] for r in runs]
-        lines.append(f"| {name} | {ms(statistics.median(wall))} | {ms(quantile(wall, 0.9))} | "
-                     f"{ms(max(wall))} | {ms(statistics.median(cpu))} | "
-                     f"{sum(not r[2] for r in runs)} |")
+def race_table(frame, names: dict[str, str], timeout: float) -> list[str]:
+    """The methods of one sweep: solved, median with its interval, p10 to p90, max."""
+    lines = [f"| method | solved | median ms [{CI}] | p10 to p90 ms | max ms | wrong or "
+             "missing |", "|---|---:|---:|---:|---:|---:|"]
+    for spec, label in names.items():
+        mine = lines_of(frame, label)
+        seconds = times(mine)
+        lines.append(f"| {SHOWN.get(spec, f'`{label}`')} | {int(mine['answered'].sum())} | "
+                     f"{median_ci(seconds, timeout)} | {spread(seconds, timeout)} | "
+                     f"{ms(seconds.max(), timeout)} | {len(mine) - count(mine, 'solved')} |")
     return lines
 
 
-def ratio(rows: dict[str, list[tuple]], top: str, bottom: str) -> str:
-    """Ratio of medians (wall and CPU) and the median of per-puzzle wall ratios."""
-    med = {k: [statistics.median(r[i] for r in rows[k]) for i in (0, 1)] for k in (top, bottom)}
-    per = statistics.median(a[0] / b[0] for a, b in zip(rows[top], rows[bottom]))
-    return (f"{top} / {bottom}: {med[top][0] / med[bottom][0]:.2f} (medians, wall), "
-            f"{med[top][1] / med[bottom][1]:.2f} (medians, CPU), {per:.2f} (median per puzzle)")
-
-
-def section_9x9(sets: dict[str, list[Puzzle]]) -> list[str]:
-    methods = {"cpsat": backend_method("cpsat"), "bare CP-SAT": bare_cpsat,
-               "cpsat:model=boolean": backend_method("cpsat:model=boolean"),
-               "sat": backend_method("sat"), "sat:encoding=minimal":
-               backend_method("sat:encoding=minimal"), "textbook pycosat": textbook_pycosat}
-    out = ["## (a) 9x9, first solution, per puzzle including model building", ""]
-    for label, puzzles in sets.items():
-        rows = race(methods, puzzles)
-        out += [f"### {label} ({len(puzzles)} puzzles)", "", *race_table(rows), "",
-                f"- {ratio(rows, 'cpsat', 'bare CP-SAT')}",
-                f"- {ratio(rows, 'textbook pycosat', 'sat')}", ""]
-        print(f"done: {label}", file=sys.stderr, flush=True)
-    return out
-
-
-def isolated(spec: str, puzzles: list[Puzzle], limit: float,
-             kill_after: float) -> list[tuple[Status, float, bool]]:
-    """(status, seconds, correct) of each solve, one at a time in a worker killed after
-    `kill_after` seconds (a TIMEOUT then)."""
-    limits = ResourceLimits(limit, grace=kill_after - limit)
-    tasks = [Task(str(k), spec, p, 1, limits) for k, p in enumerate(puzzles)]
-    runs = []
-    for outcome in run_isolated(tasks):
-        solution, puzzle = outcome.result.solution, outcome.task.puzzle
-        ok = solution is not None and is_solution(puzzle, solution)
-        runs.append((outcome.result.status, outcome.result.seconds, ok))
-    return runs
-
-
-def limited(spec: str, puzzles: list[Puzzle], limit: float, kill_after: float) -> list[str]:
-    """A table row of solved / time-out counts with the median and max seconds of the solved."""
-    runs = isolated(spec, puzzles, limit, kill_after)
-    solved = [s for status, s, ok in runs if status is Status.SOLVED and ok]
-    wrong = sum(status is Status.SOLVED and not ok for status, _, ok in runs)
-    out_of_time = sum(status is Status.TIMEOUT for status, _, _ in runs)
-    other = len(runs) - len(solved) - wrong - out_of_time
-    times = (f"{statistics.median(solved):.3f} | {max(solved):.3f}" if solved else "- | -")
-    print(f"done: {spec} on {len(puzzles)}", file=sys.stderr, flush=True)
-    return [f"| {spec} | {len(puzzles)} | {limit:g} s | {len(solved)} | {out_of_time} | "
-            f"{wrong} | {other} | {times} |"]
+def race(sweeps: Sweeps, specs: list[str], name: str, puzzles: list[Puzzle] | Path,
+         heading: str) -> list[str]:
+    names = labels(specs)
+    frame = sweeps.run(list(names.values()), name, puzzles, sweeps.args.timeout)
+    size = len(frame) // len(names)
+    return [f"{heading} ({size} puzzles)", "", *race_table(frame, names, sweeps.args.timeout),
+            "", *[f"- {ratio(frame, names[a], names[b])}" for a, b in PAIRS], ""]
 
 
 LIMITED_HEAD = ["| backend | puzzles | limit | solved | time-outs | wrong | other | "
-                "median s (solved) | max s (solved) |",
+                f"median s (solved) [{CI}] | max s (solved) |",
                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
 
 
-def section_csp(sets: dict[str, list[Puzzle]], count: int, limit: float) -> list[str]:
+def limited(sweeps: Sweeps, spec: str, name: str, puzzles: list[Puzzle] | Path, limit: float,
+            label: str | None = None, repeat: int | None = None) -> str:
+    """A table row: solved / time-out counts, the median and max seconds of the solved."""
+    frame = sweeps.run([spec], name, puzzles, limit, repeat)
+    mine = lines_of(frame, labels([spec])[spec])
+    solved = mine.loc[mine["status"] == "solved", "seconds"].astype(float).to_numpy()
+    wrong, out_of_time = count(mine, "wrong"), count(mine, "timeout")
+    other = len(mine) - len(solved) - wrong - out_of_time
+    if solved.size:
+        low, high = bootstrap_ci(solved)
+        times_s = (f"{percentile(solved, 50):.3f} [{low:.3f}, {high:.3f}] | "
+                   f"{solved.max():.3f}")
+    else:
+        times_s = "- | -"
+    return (f"| {label or spec} | {len(mine)} | {limit:g} s | {len(solved)} | {out_of_time} | "
+            f"{wrong} | {other} | {times_s} |")
+
+
+def section_9x9(sweeps: Sweeps, sets: dict[str, list[Puzzle] | Path]) -> list[str]:
+    out = ["## (a) 9x9, first solution, per puzzle including model building", "",
+           "The six methods on a set in one sweep, their runs shuffled together; the ratios are "
+           "`sudokucp.stats.paired` over the puzzles both answered (B / A: above 1, B slower).",
+           ""]
+    for name, puzzles in sets.items():
+        out += race(sweeps, METHODS_9, name, puzzles, f"### {name}")
+    return out
+
+
+def section_csp(sweeps: Sweeps, sets: dict[str, list[Puzzle]], number: int,
+                limit: float) -> list[str]:
     out = ["## (b) pyconstraint, first solution, killed at the limit", "", *LIMITED_HEAD]
-    for label, puzzles in sets.items():
-        row = limited("pyconstraint", puzzles[:count], limit, limit)[0]
-        out.append(row.replace("| pyconstraint |", f"| pyconstraint on {label} |", 1))
+    for name, puzzles in sets.items():
+        out.append(limited(sweeps, "pyconstraint", f"{name}-first{number}", puzzles[:number],
+                           limit, f"pyconstraint on {name}"))
     return [*out, ""]
 
 
-def section_16(puzzles: list[Puzzle], csp_count: int, csp_limit: float) -> list[str]:
-    rows = race({"cpsat": backend_method("cpsat"), "bare CP-SAT": bare_cpsat,
-                 "sat": backend_method("sat"), "textbook pycosat": textbook_pycosat}, puzzles)
-    out = [f"## (c) 16x16, gecode_16x16.txt ({len(puzzles)} puzzles)", "", *race_table(rows), "",
-           f"- {ratio(rows, 'cpsat', 'bare CP-SAT')}",
-           f"- {ratio(rows, 'textbook pycosat', 'sat')}", "", *LIMITED_HEAD]
-    out += limited("pyconstraint", puzzles[:csp_count], csp_limit, csp_limit)
-    return [*out, ""]
+def section_16(sweeps: Sweeps, path: Path, csp_count: int, csp_limit: float) -> list[str]:
+    out = race(sweeps, METHODS_16, "gecode_16x16", path, "## (c) 16x16, gecode_16x16.txt")
+    first = load_puzzles(path)[:csp_count]
+    return [*out, *LIMITED_HEAD, limited(sweeps, "pyconstraint", f"gecode_16x16-first{csp_count}",
+                                         first, csp_limit), ""]
 
 
-def section_25(puzzles: list[Puzzle], limits: dict[str, float]) -> list[str]:
-    out = [f"## (d) 25x25, gecode_25x25.txt ({len(puzzles)} puzzles), each run in a harness "
-           f"worker (killed {GRACE:g} s after its limit)", "", *LIMITED_HEAD]
+def section_25(sweeps: Sweeps, path: Path, limits: dict[str, float], repeat: int) -> list[str]:
+    out = [f"## (d) 25x25, gecode_25x25.txt, {repeat} run(s) per grid, each in a harness worker",
+           "", *LIMITED_HEAD]
     for spec, limit in limits.items():
-        out += limited(spec, puzzles, limit, limit + GRACE)
+        out.append(limited(sweeps, spec, "gecode_25x25", path, limit, repeat=repeat))
     return [*out, ""]
 
 
@@ -218,12 +162,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--puzzles", type=Path, default=ROOT.parent / "shared" / "puzzles")
     parser.add_argument("--sample", type=int, default=1000, help="royle17 puzzles sampled")
-    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=4, help="seed of the sample and the order")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="seconds per run in (a) and (c), a backstop")
     parser.add_argument("--csp-sample", type=int, default=40, help="9x9 grids per set for (b)")
     parser.add_argument("--csp-limit", type=float, default=10.0)
     parser.add_argument("--csp-16", type=int, default=15, help="16x16 grids for pyconstraint")
     parser.add_argument("--cpsat-25", type=float, default=60.0, help="cpsat limit on 25x25")
     parser.add_argument("--sat-25", type=float, default=30.0, help="sat limit on 25x25")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each method per puzzle")
+    parser.add_argument("--repeat-25", type=int, default=1, help="runs per 25x25 grid")
+    parser.add_argument("--jobs", type=int, default=1, help="runs at a time")
     parser.add_argument("--skip-25", action="store_true")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "models.md")
     args = parser.parse_args(argv)
@@ -231,30 +180,31 @@ def main(argv: list[str] | None = None) -> None:
         if not backend_class(name).available():
             sys.exit(f"{name} needs {backend_class(name).distribution()}: "
                      f"pip install 'sudoku-cp[{backend_class(name).extra}]'")
+    provenance = Provenance(None if argv is None else [sys.argv[0], *argv])
+    sweeps = Sweeps(args, provenance)
     royle = load_puzzles(args.puzzles / "royle17.txt")
-    sets = {"royle17 sample": random.Random(args.seed).sample(royle, args.sample),
-            "top95": load_puzzles(args.puzzles / "top95.txt")}
-    started = time.perf_counter()
-    body = section_9x9(sets)
-    body += section_csp(sets, args.csp_sample, args.csp_limit)
-    body += section_16(load_puzzles(args.puzzles / "gecode_16x16.txt"), args.csp_16,
-                       args.csp_limit)
+    sample = random.Random(args.seed).sample(royle, min(args.sample, len(royle)))
+    top95 = load_puzzles(args.puzzles / "top95.txt")
+    body = section_9x9(sweeps, {"royle17-sample": sample, "top95": args.puzzles / "top95.txt"})
+    body += section_csp(sweeps, {"royle17-sample": sample, "top95": top95}, args.csp_sample,
+                        args.csp_limit)
+    body += section_16(sweeps, args.puzzles / "gecode_16x16.txt", args.csp_16, args.csp_limit)
     if not args.skip_25:
-        body += section_25(load_puzzles(args.puzzles / "gecode_25x25.txt"),
-                           {"cpsat": args.cpsat_25, "sat": args.sat_25})
-    write(args, body, time.perf_counter() - started)
-
-
-def write(args: argparse.Namespace, body: list[str], seconds: float) -> None:
-    command = "python benchmarks/models.py " + " ".join(sys.argv[1:])
+        body += section_25(sweeps, args.puzzles / "gecode_25x25.txt",
+                           {"cpsat": args.cpsat_25, "sat": args.sat_25}, args.repeat_25)
+    if sweeps.problems:
+        body += ["## Disagreements", "", *[f"- {p}" for p in sweeps.problems], ""]
     versions = ", ".join(f"{n} {backend_class(n).version()}" for n in ("cpsat", "sat",
                                                                           "pyconstraint"))
     head = ["# Model backends: CP-SAT, CNF with pycosat, python-constraint2", "",
-            f"Command: `{command.strip()}` (took {seconds / 60:.1f} min)", "",
-            f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-            f"{platform.python_version()}; {versions}. Other work shared the machine: "
-            "compare figures within one table, where the methods took turns on each puzzle.", ""]
+            *provenance.lines(), f"- versions: {versions}",
+            f"- each method {args.repeat} time(s) on each puzzle, the runs of a sweep shuffled "
+            f"(seed {args.seed}), {args.jobs} at a time, each in a harness worker; times are CPU "
+            "milliseconds of the search with model building, each puzzle its median over its "
+            "runs, a time-out counting as infinitely slow; every answer judged by the checker",
+            ""]
     write_text(args.out, "\n".join(head + body) + "\n")
+    log(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

@@ -1,138 +1,101 @@
 """Ordering benchmark: how much the choice of the next cell costs or saves (reports/ordering.md).
 
-    python benchmarks/ordering.py [--puzzles DIR] [--sample 200] [--seed 0] [--timeout 2]
+    python benchmarks/ordering.py [--puzzles DIR] [--royle 0] [--sample 200] [--seed 0]
+        [--timeout 2] [--repeat 3] [--jobs 1] [--out reports/ordering.md]
 
-(a) `mrv` with its defaults (dynamic order) on every grid of royle17.txt: median, p90, max and
-    the number of grids over 1 s;
-(b) on a seeded random sample of royle17.txt, each grid with a time-out (the backends' cooperative
-    time_limit): `mrv` dynamic, `mrv` dynamic looking at cells only (hidden=false), `mrv` static
-    (cells sorted once, as the seeds do), and the seeds' row-major `naive` and `naive-iterative`.
-    Solved counts, time-outs, median/p90 time, median nodes, and ratios measured in this run.
+(a) `mrv` with its defaults (dynamic order) on every grid of royle17.txt (or the first --royle):
+    median with its interval, p90, max, nodes and the number of grids over 1 s;
+(b) on a seeded random sample of royle17.txt, each grid with a time-out: `mrv` dynamic, `mrv`
+    dynamic looking at cells only (hidden=false), `mrv` static (cells sorted once, as the seeds
+    do), and the seeds' row-major `naive` and `naive-iterative`. Solved counts, time-outs, medians
+    with their interval, p10 to p90, median nodes, and each order against `mrv` (paired ratios
+    over the grids both solved, measured in the same sweep).
 
-Every solution claimed is checked with check.is_solution. Times are per solve() call: wall clock
-(Result.seconds) and the process's CPU time, which is the one to read on a shared machine.
+Every time comes from the harness (`common.measure`): each run in a killable worker, CPU time of
+the search, `--repeat` runs of each backend on each grid in a shuffled order, each grid counted as
+its median over them; every solution is judged by the checker and the backends cross-validated.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
-import statistics
 import sys
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from common import ROOT, Provenance
+from timings import (
+    CI,
+    count,
+    labels,
+    lines_of,
+    median_ci,
+    median_of,
+    ms,
+    pct,
+    problems,
+    ratio,
+    ratio_cell,
+    spread,
+    sweep,
+    times,
+)
 
-from common import load_average, machine  # noqa: E402
-
-from sudokucp.backends import from_spec  # noqa: E402
-from sudokucp.check import is_solution  # noqa: E402
-from sudokucp.files import write_text  # noqa: E402
-from sudokucp.formats import load_puzzles  # noqa: E402
-from sudokucp.puzzle import Puzzle  # noqa: E402
+from sudokucp.backends import from_spec
+from sudokucp.files import write_text
+from sudokucp.formats import load_puzzles
 
 SAMPLE_SPECS = [("mrv", "dynamic: fewest candidates, cells and units' last places"),
                 ("mrv:hidden=false", "dynamic: fewest candidates, cells only"),
                 ("mrv:order=static", "static: cells sorted once by candidates (the seeds')"),
                 ("naive", "row-major, recursive (the seeds')"),
                 ("naive-iterative", "row-major, explicit stack")]
+SAFETY = 60.0  # seconds: part (a) has no time-out of its own, only this backstop
 
 
-@dataclass
-class Runs:
-    """Per-grid outcomes of one backend: wall and CPU seconds (inf on time-out), nodes."""
-
-    spec: str
-    wall: list[float] = field(default_factory=list)
-    cpu: list[float] = field(default_factory=list)
-    nodes: list[float] = field(default_factory=list)
-    solved: list[bool] = field(default_factory=list)
-
-    @property
-    def timeouts(self) -> int:
-        return self.solved.count(False)
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
-def run(spec: str, puzzles: list[Puzzle], limit: int, timeout: float | None, log) -> Runs:
-    """Solve each puzzle; a wrong answer or an error stops the benchmark."""
-    backend, runs = from_spec(spec), Runs(spec)
-    for puzzle in puzzles:
-        start = time.process_time()
-        result = backend.solve(puzzle, limit=limit, time_limit=timeout)
-        cpu = time.process_time() - start
-        if result.solutions and not all(is_solution(puzzle, s) for s in result.solutions):
-            raise SystemExit(f"{spec}: wrong solution for {puzzle.name}")
-        solved = result.status.value == "solved"
-        if not solved and result.status.value != "timeout":
-            raise SystemExit(f"{spec}: {result.status.value} on {puzzle.name} {result.error}")
-        runs.wall.append(result.seconds if solved else math.inf)
-        runs.cpu.append(cpu if solved else math.inf)
-        runs.nodes.append(result.stats.get("nodes", 0))
-        runs.solved.append(solved)
-    log(f"{spec}: {runs.solved.count(True)} solved, {runs.timeouts} time-outs, "
-        f"median {show(statistics.median(runs.wall), timeout)}")
-    return runs
+def checked(specs: list[str], name: str, puzzles: list, args: argparse.Namespace,
+            timeout: float, provenance: Provenance):
+    """The per-puzzle lines of one harness sweep; a wrong answer or a disagreement stops."""
+    frame, outcome = sweep(specs, name, puzzles, provenance=provenance, timeout=timeout,
+                           repeat=args.repeat, seed=args.seed, jobs=args.jobs, limit=args.limit)
+    bad = problems(outcome)
+    if bad:
+        raise SystemExit("\n".join(["ordering: the harness found problems:", *bad]))
+    return frame
 
 
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def show(seconds: float, timeout: float | None = None) -> str:
-    """Milliseconds, or '> timeout' for a time-out."""
-    if math.isinf(seconds):
-        return f"> {timeout * 1000:.0f}" if timeout else "∞"
-    return f"{seconds * 1000:.2f}"
-
-
-def all_royle(runs: Runs) -> list[str]:
+def all_royle(frame, label: str) -> list[str]:
     """Table of part (a)."""
-    w, c = runs.wall, runs.cpu
-    over = sum(1 for x in w if x > 1.0)
-    return ["| grids | median ms | p90 ms | max ms | CPU median ms | CPU max ms | median nodes | "
-            "max nodes | over 1 s |", "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-            f"| {len(w)} | {show(statistics.median(w))} | {show(quantile(w, 0.9))} | "
-            f"{show(max(w))} | {show(statistics.median(c))} | {show(max(c))} | "
-            f"{statistics.median(runs.nodes):.0f} | {max(runs.nodes):.0f} | {over} |"]
+    lines = lines_of(frame, label)
+    seconds = times(lines)
+    over = int((seconds > 1.0).sum())
+    return [f"| grids | solved | median ms [{CI}] | p90 ms | max ms | median nodes | max nodes "
+            "| over 1 s |", "|---:|---:|---:|---:|---:|---:|---:|---:|",
+            f"| {len(lines)} | {int(lines['answered'].sum())} | {median_ci(seconds, SAFETY)} | "
+            f"{pct(seconds, 90, SAFETY)} | {ms(seconds.max(), SAFETY)} | "
+            f"{median_of(lines, 'nodes')} | {lines['nodes'].max():,.0f} | {over} |"]
 
 
-def paired_ratio(runs: Runs, base: Runs) -> str:
-    """Median over the grids both solved of this backend's CPU time over the base's."""
-    ratios = [a / b for a, b in zip(runs.cpu, base.cpu)
-              if not math.isinf(a) and not math.isinf(b) and b > 0]
-    return f"{statistics.median(ratios):,.0f}x (n = {len(ratios)})" if ratios else "n/a"
-
-
-def median_ratio(runs: Runs, base: Runs, timeout: float) -> str:
-    """This backend's median CPU time over the base's; a lower bound when it timed out."""
-    mine, theirs = statistics.median(runs.cpu), statistics.median(base.cpu)
-    if math.isinf(mine):
-        return f"> {timeout / theirs:,.0f}x"
-    return f"{mine / theirs:,.0f}x"
-
-
-def sample_table(all_runs: list[Runs], timeout: float) -> list[str]:
+def sample_table(frame, names: dict[str, str], timeout: float) -> list[str]:
     """Table of part (b); ratios against the first backend."""
-    base = all_runs[0]
-    lines = ["| backend | order | solved | time-outs | median ms | p90 ms | CPU median ms | "
-             "median nodes (solved) | median CPU vs `mrv` | per grid vs `mrv` |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for runs, (_, order) in zip(all_runs, SAMPLE_SPECS):
-        solved_nodes = [n for n, ok in zip(runs.nodes, runs.solved) if ok]
-        nodes = f"{statistics.median(solved_nodes):,.0f}" if solved_nodes else "n/a"
-        lines.append(
-            f"| `{runs.spec}` | {order} | {runs.solved.count(True)} | {runs.timeouts} | "
-            f"{show(statistics.median(runs.wall), timeout)} | "
-            f"{show(quantile(runs.wall, 0.9), timeout)} | "
-            f"{show(statistics.median(runs.cpu), timeout)} | {nodes} | "
-            f"{median_ratio(runs, base, timeout)} | {paired_ratio(runs, base)} |")
-    return lines
+    base = names[SAMPLE_SPECS[0][0]]
+    out = [f"| backend | order | solved | time-outs | median ms [{CI}] | p10 to p90 ms | "
+           "median nodes (solved) | CPU time vs `mrv` (paired, grids both solved) |",
+           "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for spec, order in SAMPLE_SPECS:
+        label = names[spec]
+        lines = lines_of(frame, label)
+        seconds = times(lines)
+        out.append(f"| `{label}` | {order} | {int(lines['answered'].sum())} | "
+                   f"{count(lines, 'timeout')} | {median_ci(seconds, timeout)} | "
+                   f"{spread(seconds, timeout)} | {median_of(lines, 'nodes')} | "
+                   f"{ratio_cell(frame, base, label)} |")
+    return out + [""] + [f"- {ratio(frame, base, names[spec])}" for spec, _ in SAMPLE_SPECS[1:]]
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -143,8 +106,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--royle", type=int, default=0,
                         help="part (a) on the first N grids of royle17.txt only (default 0: all)")
     parser.add_argument("--sample", type=int, default=200, help="grids in the sample of part (b)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the sample")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sample and of the order")
     parser.add_argument("--timeout", type=float, default=2.0, help="seconds per grid in (b)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each backend on each grid")
+    parser.add_argument("--jobs", type=int, default=1, help="runs at a time")
     parser.add_argument("--limit", type=int, default=1,
                         help="solutions to look for (1 = first, 2 = prove uniqueness)")
     args = parser.parse_args(argv)
@@ -155,40 +120,41 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-
-    def log(message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
-
-    command = "python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])])
-    out = ["# Search order: MRV dynamic and static against row-major backtracking", "",
-           f"Generated by `{command}` (from the repository root); puzzles from "
-           f"`{os.path.relpath(args.puzzles, ROOT)}`; limit {args.limit}; one process; every "
-           "solution verified by the checker.", "", *machine(), ""]
+    provenance = Provenance(None if argv is None else [sys.argv[0], *argv])
     royle = load_puzzles(args.puzzles / "royle17.txt")
     sample = random.Random(args.seed).sample(royle, min(args.sample, len(royle)))
     grids = royle[:args.royle] if args.royle else royle
     log(f"royle17: {len(grids)} grids, sample of {len(sample)}")
+    names = labels(spec for spec, _ in SAMPLE_SPECS)
 
-    full = run("mrv", grids, args.limit, None, log)
+    full = checked(["mrv"], "royle17", grids, args, SAFETY, provenance)
+    log("(a) done")
     options = ", ".join(f"{k}={v}" for k, v in from_spec("mrv").options.items())
-    out += ["## (a) `mrv` (dynamic order, the default) on royle17.txt", "",
-            f"Every grid, no time-out; options {options}: at every node the empty cell with "
-            "the fewest candidates, or a digit with a single place left in a unit when no cell "
-            "has fewer than two (a dead end when a digit has no place). Part (b) has the "
-            "cells-only variant. Over 1 s: "
-            f"{sum(1 for x in full.wall if x > 1.0)} (target: none).", "", *all_royle(full), ""]
+    body = ["## (a) `mrv` (dynamic order, the default) on royle17.txt", "",
+            f"{len(grids)} grids, no time-out of its own (a {SAFETY:g} s backstop); options "
+            f"{options}: at every node the empty cell with the fewest candidates, or a digit with "
+            "a single place left in a unit when no cell has fewer than two (a dead end when a "
+            "digit has no place). Part (b) has the cells-only variant. Target: no grid over 1 s.",
+            "", *all_royle(full, names["mrv"]), ""]
 
-    sample_runs = [run(spec, sample, args.limit, args.timeout, log) for spec, _ in SAMPLE_SPECS]
-    out += [f"## (b) Orders on {len(sample)} random royle17 grids (seed {args.seed}), "
-            f"{args.timeout:g} s time-out each", "",
-            "Time-outs count as infinitely slow in the medians and p90 (shown `> time-out`); "
-            "\"median CPU vs `mrv`\" divides the medians (a lower bound when the median grid "
-            "timed out); \"per grid vs `mrv`\" is the median of the per-grid CPU-time ratios over "
-            "the grids both solved, so it understates the gap where the slower one timed out.",
-            "", *sample_table(sample_runs, args.timeout), "",
-            f"- load average at the end: {load_average()}", ""]
+    runs = checked(list(names.values()), "royle17-sample", sample, args, args.timeout, provenance)
+    log("(b) done")
+    body += [f"## (b) Orders on {len(sample)} random royle17 grids (seed {args.seed}), "
+             f"{args.timeout:g} s time-out each", "",
+             "The five backends in one sweep, their runs shuffled together. Time-outs count as "
+             "infinitely slow in the medians and percentiles (shown `> time-out`). The last "
+             "column is `sudokucp.stats.paired` against `mrv` over the grids both solved: the "
+             "geometric mean of the per-grid ratios with its interval, so it understates the gap "
+             "where the slower one timed out.", "", *sample_table(runs, names, args.timeout), ""]
 
-    write_text(args.out, "\n".join(out))
+    head = ["# Search order: MRV dynamic and static against row-major backtracking", "",
+            *provenance.lines(),
+            f"- puzzles: `{os.path.relpath(args.puzzles, ROOT)}`; limit {args.limit}; each "
+            f"backend {args.repeat} time(s) on each grid, the runs of a sweep shuffled (seed "
+            f"{args.seed}), {args.jobs} at a time, each in a harness worker; times are CPU "
+            "milliseconds of the search, each grid its median over its runs; every solution "
+            "judged by the checker", ""]
+    write_text(args.out, "\n".join(head + body))
     log(f"wrote {args.out}")
     return 0
 

@@ -1,9 +1,16 @@
-"""The yardstick: a plain pure-Python solver of the kind one writes in an afternoon, naked and
-hidden singles to a fixpoint, then the open cell with the fewest candidates (MRV), depth first.
+"""The yardsticks benchmarks/hybrid.py measures the hybrid backend against, as backends the
+harness loads by import path (`measure(["hybrid", "yardstick:Yardstick", ...])`); they are not
+part of the package.
 
+`Solver` is a plain pure-Python solver of the kind one writes in an afternoon: naked and hidden
+singles to a fixpoint, then the open cell with the fewest candidates (MRV), depth first.
 Candidates are bitmasks (bit d-1 for digit d); it works for any r x c shape and takes the
-project's Puzzle only for its cells and geometry. benchmarks/hybrid.py measures the hybrid
-backend against it; it is not part of the package.
+project's Puzzle only for its cells and geometry. `Yardstick` is that solver behind the backend
+contract. `Norvig` runs Peter Norvig's solver from a local copy of his sudoku.py
+(`yardstick:Norvig:path=/path/to/sudoku.py`; nothing is fetched).
+
+Neither looks at a deadline (that would change the code being measured): `interruptible = False`,
+so the harness's outside kill ends a run past its limit. Both find a first solution only.
 
 Glossary: cand[c] = candidates of open cell c (0 once placed), vals[c] = bit placed in c (0 =
 open), todo = (cell, bit) pairs to place. A contradiction is `False`.
@@ -11,14 +18,19 @@ open), todo = (cell, bit) pairs to place. A contradiction is `False`.
 
 from __future__ import annotations
 
+import importlib.util
+from functools import cache
+from pathlib import Path
+from types import ModuleType
 from typing import Literal
 
+from sudokucp.backends.base import Backend, OptionError, SearchOutcome
 from sudokucp.puzzle import Puzzle, geometry
 
 Grid = tuple[int, ...]
 
 
-class Yardstick:
+class Solver:
     """Singles + MRV on one shape's tables; solve(puzzle) gives the first solution or None."""
 
     def __init__(self, puzzle: Puzzle) -> None:
@@ -99,4 +111,61 @@ class Yardstick:
 
 def solve(puzzle: Puzzle) -> Grid | None:
     """The yardstick's first solution of `puzzle` (None: no solution)."""
-    return Yardstick(puzzle).solve(puzzle)
+    return Solver(puzzle).solve(puzzle)
+
+
+def first_only(name: str, limit: int) -> None:
+    """Refuse a count: these solvers stop at their first solution."""
+    if limit != 1:
+        raise NotImplementedError(f"{name} finds a first solution only (limit 1), not limit "
+                                  f"{limit}")
+
+
+class Yardstick(Backend):
+    """The afternoon solver above, first solution only; no stats (it counts nothing)."""
+
+    name = "yardstick"
+    description = "singles + MRV in about 100 lines of plain Python (benchmarks/yardstick.py)"
+    interruptible = False  # no look at the deadline: the harness's kill stops it
+
+    def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
+        first_only(self.name, limit)
+        grid = solve(puzzle)
+        return ([grid] if grid else []), grid is None, {}
+
+
+@cache
+def norvig_module(path: str) -> ModuleType:
+    """A local copy of Norvig's sudoku.py, imported once per process."""
+    file = Path(path)
+    spec = importlib.util.spec_from_file_location("norvig_sudoku", file)
+    if not path or not file.is_file() or spec is None or spec.loader is None:
+        raise OptionError(f"norvig: path={path!r} is not a local copy of Norvig's sudoku.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if not all(hasattr(module, name) for name in ("solve", "squares")):
+        raise OptionError(f"norvig: {path} has no solve() and squares: not Norvig's sudoku.py")
+    return module
+
+
+class Norvig(Backend):
+    """Norvig's solve(grid string) -> {square: digit} from his sudoku.py; 9x9, first solution.
+    The file is imported by the constructor, before any clock."""
+
+    name = "norvig"
+    description = "Peter Norvig's constraint propagation + search, from a local sudoku.py"
+    defaults = {"path": ""}
+    interruptible = False  # his search never looks at a clock: the harness's kill stops it
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self.sudoku = norvig_module(self.options["path"])
+
+    def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
+        first_only(self.name, limit)
+        if puzzle.side != 9:
+            raise NotImplementedError(f"Norvig's solver takes 9x9 grids, not {puzzle.shape}")
+        values = self.sudoku.solve("".join(map(str, puzzle.cells)))
+        if not values:
+            return [], True, {}
+        return [tuple(int(values[s]) for s in self.sudoku.squares)], False, {}
