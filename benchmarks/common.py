@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import shlex
 import subprocess
 import sys
@@ -90,7 +91,22 @@ class Provenance:
                  f"- calibration loop ({calibration.LOOP:,} iterations): wall time spread "
                  f"{calibration.spread(walls):.1%} over the script{inside}",
                  f"- {PERCENTILES}"]
-        return lines + [f"- **noise warning**: {w}" for w in dict.fromkeys(warnings)]
+        return lines + [f"- **noise warning** ({n} of {len(self.sweeps)} sweeps; the worst): {w}"
+                        for w, n in worst_of_each_kind(warnings)]
+
+
+def worst_of_each_kind(warnings: Sequence[str]) -> list[tuple[str, int]]:
+    """One warning per kind (the same words, other figures): the one with the largest first
+    figure, and how many there were of that kind."""
+    kinds: dict[str, list[str]] = {}
+    for warning in warnings:
+        kinds.setdefault(re.sub(r"\d+(\.\d+)?", "#", warning), []).append(warning)
+    return [(max(found, key=_first_figure), len(found)) for found in kinds.values()]
+
+
+def _first_figure(text: str) -> float:
+    match = re.search(r"\d+(\.\d+)?", text)
+    return float(match.group()) if match else 0.0
 
 
 def machine() -> list[str]:

@@ -238,3 +238,13 @@ def test_a_log_from_before_cpu_time_still_loads(tmp_path):
            "wall": 0.012, "hash": "h"}
     row = Row.from_dict(old)
     assert (row.cpu, row.measure, row.repeat, row.seconds) == (None, "wall", 0, 0.01)
+
+
+def test_par2_counts_an_unsolved_run_at_twice_its_cpu_limit_when_it_had_one():
+    import pandas as pd
+
+    from sudokucp.scores import penalised_seconds
+
+    runs = pd.DataFrame({"status": ["solved", "timeout", "timeout"], "seconds": [0.5, 3.0, 9.0],
+                         "timeout": [10.0, 10.0, 10.0], "cpu_limit": [None, 1.5, None]})
+    assert penalised_seconds(runs).tolist() == [0.5, 3.0, 20.0]

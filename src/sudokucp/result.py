@@ -112,6 +112,7 @@ class Row:
     complete: bool = _column(False)
     limit: int = _column(1)
     timeout: float | None = _column()
+    cpu_limit: float | None = _column()
     error: str | None = _column()
     versions: Mapping[str, str | None] = _column(name="version", item="backend",
                                                  default_factory=dict)
@@ -121,7 +122,6 @@ class Row:
     solutions: tuple[str, ...] = ()
     stats: Mapping[str, float] = field(default_factory=dict)
     memory_mb: int | None = None
-    cpu_limit: float | None = None
     limit_hit: str | None = None  # for a TIMEOUT: "cpu" or "wall", the limit that stopped it
     measure: str = "wall"  # what `seconds` holds; logs from before CPU time held wall seconds
 

@@ -35,9 +35,11 @@ def solved_mask(results: pd.DataFrame) -> pd.Series:
 
 
 def penalised_seconds(results: pd.DataFrame, penalty: float = PENALTY) -> pd.Series:
-    """Each run's PAR-k time: its seconds when solved, `penalty` x its time limit when not
-    (NaN for an unsolved run that had no time limit)."""
+    """Each run's PAR-k time: its seconds when solved, `penalty` x its time limit when not (its
+    CPU limit when it had one, else its wall limit; NaN for an unsolved run with neither)."""
     limit = pd.to_numeric(results["timeout"], errors="coerce").astype(float)
+    if "cpu_limit" in results:
+        limit = pd.to_numeric(results["cpu_limit"], errors="coerce").astype(float).fillna(limit)
     return results["seconds"].astype(float).where(solved_mask(results), penalty * limit)
 
 
