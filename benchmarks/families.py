@@ -14,7 +14,9 @@ on 25x25 in a sweep of their own (they time out on every such grid: the report s
 are CPU seconds of the search (model builds and imports apart, as base.py says; MiniZinc's
 includes its flattening and the process it runs), each grid its median over its runs. Every
 answer is judged by the checker and the backends cross-validated (a wrong count of solutions is
-caught there: every grid of these sets has one). The report is rewritten after each set.
+caught there: every grid of these sets has one). Unsolved grids as in the harness's summary
+(benchmarks/timings.py): `solved k of N`, times over the grids solved, ratios over the grids both
+solved. The report is rewritten after each set.
 """
 
 from __future__ import annotations
@@ -26,16 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 from common import ROOT, Provenance
-from timings import (
-    CI,
-    count,
-    lines_of,
-    median_ci,
-    ms,
-    pct,
-    ratio,
-    sweep,
-)
+from timings import LIMITED_HEAD, limited_row, lines_of, ratio, sweep
 
 from sudokucp.backends import backend_class, get_backend
 from sudokucp.files import write_text
@@ -87,22 +80,10 @@ def run_set(args: argparse.Namespace, provenance: Provenance, name: str,
 
 
 def table(frame: pd.DataFrame, limits: dict[str, float]) -> list[str]:
-    """Per backend: counts of outcomes, then times over the grids it solved."""
-    lines = [f"| backend | grids | limit s | solved | time-outs | wrong | other | median ms "
-             f"(solved) [{CI}] | p90 ms (solved) | max ms (solved) |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for backend in limits:
-        mine = lines_of(frame, backend)
-        if mine.empty:
-            continue
-        solved = mine.loc[mine["answered"], "seconds"].astype(float).to_numpy()
-        timeouts, wrong = count(mine, "timeout"), count(mine, "wrong")
-        other = len(mine) - len(solved) - timeouts - wrong
-        top = ms(solved.max()) if solved.size else "-"
-        lines.append(f"| {backend} | {len(mine)} | {limits[backend]:g} | {len(solved)} | "
-                     f"{timeouts} | {wrong} | {other} | {median_ci(solved)} | "
-                     f"{pct(solved, 90)} | {top} |")
-    return lines
+    """Per backend: solved, the times over the grids it solved, how the others ended."""
+    mine = {backend: lines_of(frame, backend) for backend in limits}
+    return LIMITED_HEAD + [limited_row(backend, lines, limits[backend])
+                           for backend, lines in mine.items() if not lines.empty]
 
 
 def per_grid_25(frame: pd.DataFrame, backends: list[str]) -> list[str]:

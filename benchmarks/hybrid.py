@@ -8,9 +8,11 @@
 Every table is one sweep of the harness (benchmarks/common.py `measure`): each run in a killable
 worker process, CPU seconds of the search alone, every method on every grid --repeat times in an
 order shuffled with --seed, every answer judged and cross-validated (a wrong one, a crash or a
-disagreement stops the script). A grid's time is the median of its repeats; a table gives the
-median over the grids with its bootstrap interval, and each `a / b` line the ratio of those
-medians and the paired per-grid ratio (`sudokucp.stats.paired`) from the same sweep.
+disagreement stops the script). A grid's time is the median of its repeats, and the grid counts
+as solved when more than half of them answered; a table gives, per method, `solved k of N` and
+the median over the grids it solved with its bootstrap interval, and each `a / b` line the paired
+per-grid ratio (`sudokucp.stats.paired`) on the grids both solved, from the same sweep
+(benchmarks/timings.py).
 First solution (limit 1) throughout:
 (a) royle17, a seeded sample: the hybrid, the yardstick (benchmarks/yardstick.py: singles + MRV,
     about 100 lines), and Norvig's solver when --norvig names a local copy of his sudoku.py (the
@@ -26,8 +28,6 @@ First solution (limit 1) throughout:
     each, in one sweep: how much (e) owes to the default seed.
 --only-25 runs (e) and (f) alone (default --out reports/hybrid_25.md). Notes written by hand about
 these figures live in reports/hybrid-notes.md, never in the generated report.
-
-The shared pieces (`Bench`, `Sweep`) are imported by benchmarks/jit.py too.
 """
 
 from __future__ import annotations
@@ -36,206 +36,32 @@ import argparse
 import contextlib
 import math
 import random
-import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
-from common import ROOT, Provenance, measure
+from common import ROOT, Provenance
+from timings import (
+    CI,
+    Bench,
+    Sweep,
+    cpu_s,
+    mean_of,
+    median_ci,
+    ms,
+    sample,
+    solved,
+    solved_of,
+)
 
 from sudokucp import stats
-from sudokucp.backends import OptionError, backend_class, from_spec
+from sudokucp.backends import OptionError, backend_class
 from sudokucp.files import write_text
 from sudokucp.formats import load_puzzles
-from sudokucp.harness import BenchOutcome
 from sudokucp.puzzle import Puzzle
-from sudokucp.report import results_frame
-from sudokucp.result import Status
 
 RULES = ("smallest", "cell", "degree", "degree_unit", "wdeg")
-WALL_SLACK = 3  # a CPU-limited run's wall limit, in CPU limits: load stops no run early
-REFUSED = {Status.WRONG, Status.ERROR, Status.CRASH, Status.MEMOUT, Status.UNSAT}
-Unit = Callable[[float], str]
-
-
-class Wrong(SystemExit):
-    """A wrong answer, a failed run or a disagreement: the script stops, naming them."""
-
-
-# --- the harness sweeps and their tables (shared with benchmarks/jit.py) --------------------------
-
-@dataclass(frozen=True)
-class Sweep:
-    """One harness sweep as the report reads it: every run (`runs`) and each method's median
-    over its repeats per grid (`lines`), in columns `method` (the report's name) and `grid`."""
-
-    runs: pd.DataFrame
-    lines: pd.DataFrame
-
-    @classmethod
-    def of(cls, outcome: BenchOutcome, methods: Mapping[str, str], puzzles: Sequence[Puzzle],
-           unique: bool = False) -> Sweep:
-        """The sweep of `methods` (report name -> backend spec) on `puzzles`, judged first."""
-        judge(outcome, unique)
-        names = {from_spec(spec).label: name for name, spec in methods.items()}
-        grids = {}
-        for puzzle in puzzles:
-            grids.setdefault(puzzle.digest, puzzle.name)
-        runs = results_frame(outcome.rows)
-        runs["method"] = runs["backend"].map(names)
-        runs["grid"] = runs["hash"].map(grids)
-        return cls(runs, stats.per_puzzle_medians(runs))
-
-    def on(self, puzzles: Iterable[Puzzle]) -> Sweep:
-        """The sweep restricted to these grids (one set of a sweep over several)."""
-        keep = {p.digest for p in puzzles}
-        return Sweep(self.runs[self.runs["hash"].isin(keep)],
-                     self.lines[self.lines["hash"].isin(keep)])
-
-    def of_method(self, name: str) -> pd.DataFrame:
-        return self.lines[self.lines["method"] == name]
-
-    def solved(self, name: str) -> pd.Series:
-        """A method's seconds per grid (median of the repeats) on the grids it answered."""
-        lines = self.of_method(name)
-        return lines.loc[answered(lines), "seconds"].astype(float)
-
-    def by_grid(self, name: str) -> pd.Series:
-        """solved(name) indexed by the grids' hashes."""
-        lines = self.of_method(name)
-        return pd.Series(self.solved(name).to_numpy(),
-                         index=lines.loc[answered(lines), "hash"].to_numpy())
-
-    def table(self, names: Sequence[str], unit: Unit, label: str) -> list[str]:
-        """Per method: grids, solved, the median over the answered grids with its 95% bootstrap
-        interval, p90, mean and max, and the mean of `guesses` where the method counts them."""
-        lines = [f"| method | grids | solved | median {label} [95% CI] | p90 {label} | "
-                 f"mean {label} | max {label} | mean guesses |",
-                 "|---|---:|---:|---:|---:|---:|---:|---:|"]
-        for name in names:
-            every, seconds = self.of_method(name), self.solved(name)
-            if seconds.empty:
-                lines.append(f"| {name} | {len(every)} | 0 | - | - | - | - | - |")
-                continue
-            lines.append(f"| {name} | {len(every)} | {len(seconds)} | "
-                         f"{median_ci(seconds, unit)} | "
-                         f"{unit(stats.percentile(seconds, 90))} | {unit(seconds.mean())} | "
-                         f"{unit(seconds.max())} | {mean_of(every, 'guesses')} |")
-        return lines
-
-    def ratio(self, num: str, den: str, digits: int = 3) -> str:
-        """`num / den`: the ratio of the two medians, then the paired comparison per grid on the
-        grids both answered (geometric mean with its interval, wins, Wilcoxon p, verdict)."""
-        a, b = self.by_grid(den), self.by_grid(num)
-        both = a.index.intersection(b.index)
-        if both.empty:
-            return f"- {num} / {den}: no grid answered by both"
-        p = stats.paired(a[both].to_numpy(), b[both].to_numpy(), a=den, b=num)
-        medians = stats.percentile(b, 50) / stats.percentile(a, 50)
-        p_value = "-" if math.isnan(p.p_value) else f"{p.p_value:.2g}"
-        f = f".{digits}f"
-        return (f"- {num} / {den}: {medians:{f}} (ratio of the medians); per grid "
-                f"{p.ratio:{f}}x [{p.low:{f}}, {p.high:{f}}] (geometric mean, {stats.LEVEL:.0%} "
-                f"bootstrap interval) over {p.n} grids answered by both; {den} quicker on "
-                f"{p.wins}, ties {p.ties} (within {stats.TIE - 1:.0%}), {num} quicker on "
-                f"{p.losses}; Wilcoxon p = {p_value}; {p.verdict}")
-
-
-def median_ci(seconds: pd.Series, unit: Unit) -> str:
-    """'median [low, high]': the median of the grids' times and its 95% bootstrap interval."""
-    if seconds.empty:
-        return "-"
-    low, high = stats.bootstrap_ci(seconds)
-    return f"{unit(stats.percentile(seconds, 50))} [{unit(low)}, {unit(high)}]"
-
-
-def answered(lines: pd.DataFrame) -> pd.Series:
-    return lines["status"].isin(stats.ANSWERED_WORDS)
-
-
-def mean_of(lines: pd.DataFrame, column: str, digits: int = 1) -> str:
-    """The mean of a stats column, '-' where the method does not report it."""
-    if column not in lines:
-        return "-"
-    values = pd.to_numeric(lines[column], errors="coerce").dropna()
-    if values.empty:
-        return "-"
-    mean = values.mean()
-    return f"{mean:,.{digits if mean < 1000 else 0}f}"
-
-
-def judge(outcome: BenchOutcome, unique: bool = False) -> None:
-    """Stop on a disagreement, a run that was wrong, failed or claimed UNSAT (the sets are all
-    solvable), or, with `unique`, a count other than 1 (limit 2 on grids known unique)."""
-    bad = [f"{r.backend} on {r.puzzle}: {r.status.value} {r.error or ''}".strip()
-           for r in outcome.rows if r.status in REFUSED]
-    if unique:
-        bad += [f"{r.backend} found {r.count} solutions to {r.puzzle}"
-                for r in outcome.rows if r.answered and r.count != 1]
-    bad += [f"{d.puzzle}: {d.message}" for d in outcome.disagreements]
-    if bad:
-        raise Wrong("stopped, the harness found:\n  " + "\n  ".join(bad[:10])
-                    + (f"\n  ... {len(bad) - 10} more" if len(bad) > 10 else ""))
-
-
-@dataclass
-class Bench:
-    """How a script's sweeps run: repeats, the shuffle's seed, runs at once, the wall limit of an
-    unlimited run, where to keep each sweep's harness folder (None: nowhere), and the report's
-    header gathering every sweep's calibration."""
-
-    provenance: Provenance
-    repeat: int = 3
-    seed: int = 0
-    jobs: int = 1
-    timeout: float = 10.0
-    results: Path | None = None
-    titles: list[str] = field(default_factory=list)
-
-    def sweep(self, title: str, methods: Mapping[str, str], puzzles: Sequence[Puzzle], *,
-              limit: int = 1, cpu_limit: float | None = None, repeat: int | None = None,
-              timeout: float | None = None, unique: bool = False) -> Sweep:
-        """Every method (report name -> backend spec) on every grid through the harness, each run
-        within `timeout` wall seconds (default: the bench's; with a CPU limit, WALL_SLACK times
-        it)."""
-        repeat = self.repeat if repeat is None else repeat
-        self.titles.append(title)
-        out = None
-        if self.results is not None:
-            slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
-            out = self.results / f"{len(self.titles):02d}-{slug}"
-        if timeout is None:
-            timeout = self.timeout if cpu_limit is None else cpu_limit * WALL_SLACK
-        print(f"{title}: {len(methods)} methods x {len(puzzles)} grids x {repeat}",
-              file=sys.stderr, flush=True)
-        outcome = measure(list(methods.values()), puzzles, repeat=repeat, seed=self.seed,
-                          timeout=timeout, cpu_limit=cpu_limit, limit=limit, jobs=self.jobs,
-                          out=out, provenance=self.provenance)
-        return Sweep.of(outcome, methods, puzzles, unique)
-
-    def method(self) -> list[str]:
-        """The header line that says how every table was measured."""
-        kept = f"; each sweep's harness folder kept under `{self.results}`" if self.results else ""
-        return [f"- measured through the harness (`benchmarks/common.py` `measure`): each run in "
-                f"a killable worker process, `seconds` = CPU seconds of the search alone; every "
-                f"method on every grid {self.repeat} times (unless a table says otherwise), all "
-                f"runs of a table in one order shuffled with seed {self.seed}, {self.jobs} at a "
-                f"time, {self.timeout:g} s of wall time each (a CPU-limited run: {WALL_SLACK} "
-                f"times its CPU limit); a grid's time is the median of its repeats; medians come "
-                f"with a 95% bootstrap interval over the grids; `a / b` lines compare per grid on "
-                f"the grids both answered, from the same sweep (`sudokucp.stats.paired`){kept}"]
-
-
-def sample(puzzles: list[Puzzle], n: int | None) -> list[Puzzle]:
-    """The first n grids (all for None)."""
-    return puzzles if n is None else puzzles[:n]
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.3f}" if seconds < 0.01 else f"{seconds * 1000:.1f}"
 
 
 # --- the sections ---------------------------------------------------------------------------------
@@ -262,17 +88,16 @@ def section_rules(bench: Bench, sets: dict[str, list[Puzzle]]) -> list[str]:
     title = "(d) Branching rules and node propagation"
     found = bench.sweep(title, methods, [p for grids in sets.values() for p in grids])
     lines = [f"## {title}", "",
-             "Median CPU ms over the grids [95% CI] (mean guesses); every configuration on the "
-             "same grids in one sweep.", "",
+             "Median CPU ms over the grids solved [95% CI] (solved k of N; mean guesses over "
+             "the grids solved); every configuration on the same grids in one sweep.", "",
              "| branch | node_techniques | " + " | ".join(sets) + " |",
              "|---|---|" + "---:|" * len(sets)]
     for name in methods:
         cells = []
         for grids in sets.values():
-            part = found.on(grids)
-            seconds = part.solved(name)
-            cells.append(f"{median_ci(seconds, ms)} ({mean_of(part.of_method(name), 'guesses')})"
-                         if not seconds.empty else "-")
+            part = found.on(grids).of_method(name)
+            cells.append(f"{median_ci(solved(part))} ({solved_of(part)}; "
+                         f"{mean_of(part, 'guesses')})")
         lines.append(f"| {name.replace('|', ' | ')} | " + " | ".join(cells) + " |")
     return lines + [""]
 
@@ -287,26 +112,25 @@ def section_25(bench: Bench, puzzles: list[Puzzle], limit_s: float, repeat: int,
     lines = [f"## {title}", "",
              f"{repeat} run(s) per grid; a run past {limit_s:g} s of CPU is killed by the "
              f"harness. CPU s: the median over the runs (a killed run's: its CPU at the kill).", "",
-             "| grid | solved | CPU s | guesses |", "|---|---|---:|---:|"]
-    by_grid = found.lines.set_index("hash")
+             "| grid | runs solved | CPU s | guesses |", "|---|---|---:|---:|"]
+    by_grid = found.of_method("hybrid")
     for puzzle in grids:
-        line = next(by_grid.loc[[puzzle.digest]].itertuples())
+        line = by_grid.loc[puzzle.digest]
         lines.append(f"| {puzzle.name} | {runs_solved(found, puzzle.digest)} of {repeat} | "
-                     f"{line.seconds:.1f} | {guesses(line)} |")
-    solved = int(answered(found.lines).sum())
-    return lines + ["", f"- solved {solved} of the {len(grids)} grids run ({len(puzzles)} in the "
-                    "set)", ""]
+                     f"{line['seconds']:.1f} | {guesses(line)} |")
+    return lines + ["", f"- solved {solved_of(by_grid)} grids run ({len(puzzles)} in the set); "
+                    f"median CPU s over the grids solved [{CI}]: "
+                    f"{median_ci(solved(by_grid), cpu_s)}", ""]
 
 
 def runs_solved(found: Sweep, digest: str) -> int:
     """How many runs on a grid answered."""
-    return int(answered(found.runs[found.runs["hash"] == digest]).sum())
+    return int(found.runs.loc[found.runs["hash"] == digest, "answered"].sum())
 
 
-def guesses(line: object) -> str:
-    value = getattr(line, "guesses", math.nan)
-    return "-" if pd.isna(value) or getattr(line, "status", "") not in stats.ANSWERED_WORDS \
-        else f"{value:.0f}"
+def guesses(line: pd.Series) -> str:
+    value = line.get("guesses", math.nan)
+    return "-" if pd.isna(value) or not line["answered"] else f"{value:.0f}"
 
 
 def section_seeds(bench: Bench, puzzles: list[Puzzle], seeds: int, limit_s: float,
@@ -321,12 +145,10 @@ def section_seeds(bench: Bench, puzzles: list[Puzzle], seeds: int, limit_s: floa
     lines = [f"## {title}", "", f"{repeat} run(s) per seed and grid, all in one sweep.", "",
              "| grid | solved | median CPU s (solved) | CPU s per seed |", "|---|---:|---:|---|"]
     for puzzle in grids:
-        part = found.on([puzzle])
-        per_seed = [part.of_method(name) for name in methods]
-        cpu = [float(x["seconds"].iloc[0]) for x in per_seed if answered(x).any()]
+        per_seed = [found.of_method(name).loc[puzzle.digest] for name in methods]
+        cpu = [float(x["seconds"]) for x in per_seed if x["answered"]]
         median = f"{stats.percentile(cpu, 50):.1f}" if cpu else "-"
-        cells = [f"{float(x['seconds'].iloc[0]):.1f}" if answered(x).any() else "-"
-                 for x in per_seed]
+        cells = [f"{float(x['seconds']):.1f}" if x["answered"] else "-" for x in per_seed]
         lines.append(f"| {puzzle.name} | {len(cpu)} of {seeds} | {median} | "
                      + ", ".join(cells) + " |")
     return lines + [""]

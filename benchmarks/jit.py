@@ -5,12 +5,13 @@
         [--max-grids N] [--results DIR] [--sections abcdefg] [--out reports/jit.md]
 
 Every table but two is one sweep of the harness (benchmarks/common.py `measure`, through
-benchmarks/hybrid.py's `Bench`): each run in a killable worker process, CPU seconds of the search
-alone, every method on every grid --repeat times in an order shuffled with --seed, every answer
-judged and cross-validated, and with limit 2 every count checked to be 1 (a wrong one, a crash or
-a disagreement stops the script). A grid's time is the median of its repeats; tables give the
-median over the grids with its bootstrap interval, and `a / b` lines the ratio of the medians and
-the paired per-grid ratio (`sudokucp.stats.paired`) from the same sweep.
+benchmarks/timings.py's `Bench`): each run in a killable worker process, CPU seconds of the
+search alone, every method on every grid --repeat times in an order shuffled with --seed, every
+answer judged and cross-validated, and with limit 2 every count checked to be 1 (a wrong one, a
+crash or a disagreement stops the script). A grid's time is the median of its repeats, and the
+grid counts as solved when more than half of them answered; tables give, per method, `solved k of
+N` and the median over the grids it solved with its bootstrap interval, and `a / b` lines the
+paired per-grid ratio (`sudokucp.stats.paired`) on the grids both solved, from the same sweep.
 (a) royle17, a seeded sample, uniqueness proved (limit 2): jit and the hybrid.
     Then, in this process, solve_many on the whole sample in one compiled call, --rounds rounds,
     grids per second of wall and of CPU time: not through the harness, whose run is one grid in
@@ -45,9 +46,8 @@ from pathlib import Path
 
 import pandas as pd
 from common import ROOT, Provenance
-from hybrid import Bench, answered, mean_of, median_ci, ms, sample
+from timings import Bench, count, cpu_s, mean_of, median_ci, ms, sample, solved_of
 
-from sudokucp import stats
 from sudokucp.backends import backend_class, get_backend
 from sudokucp.check import is_solution
 from sudokucp.files import write_text
@@ -65,10 +65,6 @@ def us(seconds: float) -> str:
     return f"{seconds * 1e6:.1f}"
 
 
-def cpu_s(seconds: float) -> str:
-    return f"{seconds:.2f}"
-
-
 # --- sections ------------------------------------------------------------------------------------
 
 def section_royle(bench: Bench, royle: list[Puzzle], rounds: int) -> list[str]:
@@ -76,7 +72,7 @@ def section_royle(bench: Bench, royle: list[Puzzle], rounds: int) -> list[str]:
     found = bench.sweep(title, PAIR, royle, limit=2, unique=True)
     complete = int(found.of_method("jit")["complete"].astype(bool).sum())
     lines = [f"## {title}", "", *found.table(list(PAIR), us, "µs"), "",
-             found.ratio("hybrid", "jit", 2),
+             found.ratio("hybrid", "jit"),
              f"- jit: every grid solved and proved unique ({complete} complete searches)", ""]
     return lines + solve_many(royle, rounds)
 
@@ -118,7 +114,7 @@ def section_hard(bench: Bench, sets: dict[str, list[Puzzle]]) -> list[str]:
     for name, puzzles in sets.items():
         part = found.on(puzzles)
         lines += [f"### {name} ({len(puzzles)} grids)", "", *part.table(list(PAIR), ms, "ms"),
-                  "", part.ratio("hybrid", "jit", 2), ""]
+                  "", part.ratio("hybrid", "jit"), ""]
     return lines
 
 
@@ -126,11 +122,11 @@ def section_16(bench: Bench, puzzles: list[Puzzle]) -> list[str]:
     title = "(c) gecode_16x16, uniqueness proved (limit 2)"
     found = bench.sweep(title, {"jit": "jit"}, puzzles, limit=2, unique=True)
     seconds = found.solved("jit")
-    worst = found.of_method("jit").loc[seconds.idxmax()]
+    slowest = (f"; the slowest solved, {found.of_method('jit').loc[seconds.idxmax(), 'grid']}, "
+               f"took {ms(seconds.max())} ms") if not seconds.empty else ""
     return [f"## {title}", "", *found.table(["jit"], ms, "ms"), "",
-            f"- {int((seconds <= 0.05).sum())} of {len(puzzles)} within 50 ms of CPU (the median "
-            f"of each grid's repeats); the slowest, {worst['grid']}, took {ms(worst['seconds'])} "
-            "ms", ""]
+            f"- {int((seconds <= 0.05).sum())} of {len(puzzles)} solved within 50 ms of CPU (the "
+            f"median of each grid's repeats){slowest}", ""]
 
 
 def section_25(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[str]:
@@ -142,13 +138,10 @@ def section_25(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[str]
              "of the search (CP-SAT's threads included); a run past the CPU limit is killed by "
              "the harness and counts as unsolved.", "",
              *found.table(list(methods), cpu_s, "CPU s")]
-    medians = ", ".join(
-        f"{name} {cpu_s(stats.percentile(found.of_method(name)['seconds'], 50))} s"
-        for name in methods)
-    lines += ["", f"- medians over all {len(puzzles)} grids, a time-out counted at its CPU "
-              f"seconds: {medians}", found.ratio("cpsat", "jit", 2), "",
+    timeouts = ", ".join(f"{name} {count(found.of_method(name), 'timeout')}" for name in methods)
+    lines += ["", f"- time-outs: {timeouts}", found.ratio("cpsat", "jit"), "",
               "| grid | jit CPU s | jit conflicts | cpsat CPU s |", "|---|---:|---:|---:|"]
-    jit, cpsat = (found.of_method(n).set_index("hash") for n in methods)
+    jit, cpsat = (found.of_method(n) for n in methods)
     for puzzle in puzzles:
         a, b = jit.loc[puzzle.digest], cpsat.loc[puzzle.digest]
         conflicts = a.get("backtracks")
@@ -159,9 +152,8 @@ def section_25(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[str]
 
 
 def mark(line: pd.Series) -> str:
-    """' (timeout)' after an unanswered grid's time."""
-    status = line["status"]
-    return "" if status in stats.ANSWERED_WORDS else f" ({status})"
+    """' (timeout)' after an unsolved grid's time."""
+    return "" if line["answered"] else f" ({line['status']})"
 
 
 def section_proofs(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[str]:
@@ -169,7 +161,7 @@ def section_proofs(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[
     found = bench.sweep(title, {"jit, limit 2": "jit"}, puzzles, limit=2, cpu_limit=limit_s,
                         unique=True)
     lines = found.of_method("jit, limit 2")
-    proved = int((answered(lines) & lines["complete"].astype(bool)).sum())
+    proved = int((lines["answered"] & lines["complete"].astype(bool)).sum())
     return [f"## {title}", "", *found.table(["jit, limit 2"], cpu_s, "CPU s"), "",
             f"- proved unique: {proved} of {len(puzzles)}", ""]
 
@@ -205,15 +197,16 @@ def section_options(bench: Bench, p16: list[Puzzle], p25: list[Puzzle], limit_s:
              f"16x16: {len(p16)} grids, limit 2, one sweep. 25x25: {len(p25)} grids, first "
              f"solution, {limit_s:g} s of CPU each, one sweep. `dfs` = the propagating "
              "depth-first kernel with a propagation level and a branching; `cdcl` = clause "
-             "learning. Medians over the grids [95% CI].", "",
-             "| search | 16x16 median ms | 16x16 max ms | 16x16 mean guesses | 25x25 solved | "
-             "25x25 median CPU s (solved) | 25x25 mean guesses (solved) |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+             "learning. Medians over the grids solved [95% CI]; guesses over the grids solved.",
+             "", "| search | 16x16 solved | 16x16 median ms | 16x16 max ms | 16x16 mean guesses | "
+             "25x25 solved | 25x25 median CPU s | 25x25 mean guesses |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name in methods:
-        t16, t25 = s16.solved(name), s25.solved(name)
-        lines.append(f"| {name} | {median_ci(t16, ms)} | {ms(t16.max())} | "
-                     f"{mean_of(s16.of_method(name), 'guesses')} | {len(t25)} | "
-                     f"{median_ci(t25, cpu_s)} | {mean_of(s25.of_method(name), 'guesses')} |")
+        l16, l25 = s16.of_method(name), s25.of_method(name)
+        t16 = s16.solved(name)
+        lines.append(f"| {name} | {solved_of(l16)} | {median_ci(t16)} | {ms(t16.max())} | "
+                     f"{mean_of(l16, 'guesses')} | {solved_of(l25)} | "
+                     f"{median_ci(s25.solved(name), cpu_s)} | {mean_of(l25, 'guesses')} |")
     return lines + [""]
 
 

@@ -18,7 +18,9 @@
 Every time comes from the harness (`common.measure`): each run in a killable worker, CPU time of
 the search (model building included, as the backends measure it), `--repeat` runs of each method
 on each puzzle in a shuffled order, each puzzle counted as its median over them; every answer is
-judged by the checker and the methods cross-validated.
+judged by the checker and the methods cross-validated. Unsolved puzzles as in the harness's
+summary (benchmarks/timings.py): `solved k of N`, times over the puzzles solved, ratios over the
+puzzles both solved.
 """
 
 from __future__ import annotations
@@ -31,22 +33,24 @@ from pathlib import Path
 from common import ROOT, Provenance
 from timings import (
     CI,
+    LIMITED_HEAD,
     count,
     labels,
+    limited_row,
     lines_of,
     median_ci,
-    ms,
+    pct,
     ratio,
+    solved,
+    solved_of,
     spread,
     sweep,
-    times,
 )
 
 from sudokucp.backends import backend_class
 from sudokucp.files import write_text
 from sudokucp.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
-from sudokucp.stats import bootstrap_ci, percentile
 
 BARE, TEXTBOOK = "references:BareCpsat", "references:TextbookPycosat"
 METHODS_9 = ["cpsat", BARE, "cpsat:model=boolean", "sat", "sat:encoding=minimal", TEXTBOOK]
@@ -79,16 +83,17 @@ class Sweeps:
         return frame
 
 
-def race_table(frame, names: dict[str, str], timeout: float) -> list[str]:
-    """The methods of one sweep: solved, median with its interval, p10 to p90, max."""
-    lines = [f"| method | solved | median ms [{CI}] | p10 to p90 ms | max ms | wrong or "
-             "missing |", "|---|---:|---:|---:|---:|---:|"]
+def race_table(frame, names: dict[str, str]) -> list[str]:
+    """The methods of one sweep: solved, then the median with its interval, p10 to p90 and max
+    over the puzzles solved."""
+    lines = [f"| method | solved | median ms (solved) [{CI}] | p10 to p90 ms (solved) | max ms "
+             "(solved) | wrong or missing |", "|---|---:|---:|---:|---:|---:|"]
     for spec, label in names.items():
         mine = lines_of(frame, label)
-        seconds = times(mine)
-        lines.append(f"| {SHOWN.get(spec, f'`{label}`')} | {int(mine['answered'].sum())} | "
-                     f"{median_ci(seconds, timeout)} | {spread(seconds, timeout)} | "
-                     f"{ms(seconds.max(), timeout)} | {len(mine) - count(mine, 'solved')} |")
+        seconds = solved(mine)
+        lines.append(f"| {SHOWN.get(spec, f'`{label}`')} | {solved_of(mine)} | "
+                     f"{median_ci(seconds)} | {spread(seconds)} | {pct(seconds, 100)} | "
+                     f"{len(mine) - count(mine, 'solved')} |")
     return lines
 
 
@@ -97,37 +102,21 @@ def race(sweeps: Sweeps, specs: list[str], name: str, puzzles: list[Puzzle] | Pa
     names = labels(specs)
     frame = sweeps.run(list(names.values()), name, puzzles, sweeps.args.timeout)
     size = len(frame) // len(names)
-    return [f"{heading} ({size} puzzles)", "", *race_table(frame, names, sweeps.args.timeout),
+    return [f"{heading} ({size} puzzles)", "", *race_table(frame, names),
             "", *[f"- {ratio(frame, names[a], names[b])}" for a, b in PAIRS], ""]
-
-
-LIMITED_HEAD = ["| backend | puzzles | limit | solved | time-outs | wrong | other | "
-                f"median s (solved) [{CI}] | max s (solved) |",
-                "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
 
 
 def limited(sweeps: Sweeps, spec: str, name: str, puzzles: list[Puzzle] | Path, limit: float,
             label: str | None = None, repeat: int | None = None) -> str:
-    """A table row: solved / time-out counts, the median and max seconds of the solved."""
+    """A row under LIMITED_HEAD: solved, the times over the solved, how the others ended."""
     frame = sweeps.run([spec], name, puzzles, limit, repeat)
-    mine = lines_of(frame, labels([spec])[spec])
-    solved = mine.loc[mine["status"] == "solved", "seconds"].astype(float).to_numpy()
-    wrong, out_of_time = count(mine, "wrong"), count(mine, "timeout")
-    other = len(mine) - len(solved) - wrong - out_of_time
-    if solved.size:
-        low, high = bootstrap_ci(solved)
-        times_s = (f"{percentile(solved, 50):.3f} [{low:.3f}, {high:.3f}] | "
-                   f"{solved.max():.3f}")
-    else:
-        times_s = "- | -"
-    return (f"| {label or spec} | {len(mine)} | {limit:g} s | {len(solved)} | {out_of_time} | "
-            f"{wrong} | {other} | {times_s} |")
+    return limited_row(label or spec, lines_of(frame, labels([spec])[spec]), limit)
 
 
 def section_9x9(sweeps: Sweeps, sets: dict[str, list[Puzzle] | Path]) -> list[str]:
     out = ["## (a) 9x9, first solution, per puzzle including model building", "",
            "The six methods on a set in one sweep, their runs shuffled together; the ratios are "
-           "`sudokucp.stats.paired` over the puzzles both answered (B / A: above 1, B slower).",
+           "`sudokucp.stats.paired` over the puzzles both solved (B / A: above 1, B slower).",
            ""]
     for name, puzzles in sets.items():
         out += race(sweeps, METHODS_9, name, puzzles, f"### {name}")
@@ -201,7 +190,8 @@ def main(argv: list[str] | None = None) -> None:
             f"- each method {args.repeat} time(s) on each puzzle, the runs of a sweep shuffled "
             f"(seed {args.seed}), {args.jobs} at a time, each in a harness worker; times are CPU "
             "milliseconds of the search with model building, each puzzle its median over its "
-            "runs, a time-out counting as infinitely slow; every answer judged by the checker",
+            "runs; per method `solved k of N` and the times over the puzzles solved, as in the "
+            "harness's summary; every answer judged by the checker",
             ""]
     write_text(args.out, "\n".join(head + body) + "\n")
     log(f"wrote {args.out}")

@@ -16,7 +16,7 @@ import statistics
 from dataclasses import dataclass
 
 from common import Provenance
-from timings import labels, lines_of, problems, sweep
+from timings import judge, labels, lines_of, median_of, solved_of, sweep
 
 from sudokucp.backends import from_spec
 from sudokucp.check import is_solution
@@ -128,16 +128,13 @@ def ordering(royle: list[Puzzle], sample: int, provenance: Provenance | None = N
     names = labels(ORDERS)
     frame, outcome = sweep(list(names.values()), "royle17-sample", picked, provenance=provenance,
                            timeout=ORDER_LIMIT, repeat=1, seed=4)
-    bad = problems(outcome)
-    if bad:
-        raise SystemExit("\n".join(["seeds: the harness found problems:", *bad]))
+    judge(outcome)
     parts, solved = [], {}
     for spec in ORDERS:
         lines = lines_of(frame, names[spec])
-        nodes = n(statistics.median(lines["nodes"].astype(float)))
-        bound = "≥ " if not lines["answered"].all() else ""
         solved[spec] = int(lines["answered"].sum())
-        parts.append(f"`{spec}` {solved[spec]}/{len(picked)} (median nodes {bound}{nodes})")
+        parts.append(f"`{spec}` {solved_of(lines)} (median nodes over the solved "
+                     f"{median_of(lines, 'nodes')})")
     plain, static, dynamic = solved[ORDERS[0]], solved[ORDERS[1]], solved[ORDERS[2]]
     claim = Claim("003 project", "filling the cells in the order of a priority queue of their "
                   "constraints (most constrained first, sorted once) reduces the search",
