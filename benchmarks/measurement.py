@@ -4,7 +4,8 @@
         [--backends hybrid,sat,mrv,jit] [--before DIR] [--runs 5000] [--out reports/measurement.md]
 
 (a) Steadiness: the same bench (--backends on the first --grids royle17 grids, --repeat, jobs 1)
-    three times: on a quiet machine, beside a CPU hog (the script starts two spinning processes
+    three times: on a quiet machine (the script first waits for the load average to fall under
+    half the cores), beside a CPU hog (the script starts two spinning processes
     per usable core, each in a session of its own as another user's work would be, and stops
     them), and on the quiet machine again. Per backend: the median over puzzles of each puzzle's
     median CPU and wall milliseconds in each run, and loaded / quiet. Each run's noise warnings.
@@ -71,6 +72,15 @@ def cpu_hog() -> Iterator[int]:
         for hog in hogs:
             hog.kill()
             hog.wait()
+
+
+def settle(most: float = 240.0) -> str:
+    """Wait (up to `most` seconds) for the 1-minute load average to fall under half the usable
+    cores, so that a quiet run starts quiet; what was waited, for the report."""
+    start, calm = time.monotonic(), usable_cores() / 2
+    while os.getloadavg()[0] >= calm and time.monotonic() - start < most:
+        time.sleep(5)
+    return f"waited {time.monotonic() - start:.0f} s for a load under {calm:g}"
 
 
 def medians(outcome: BenchOutcome) -> dict[str, dict[str, float]]:
@@ -228,13 +238,17 @@ def main() -> None:
                        provenance=provenance if name != "loaded" else None,
                        out=Path(tempfile.mkdtemp(prefix=f"measurement-{name}-")))
 
+    waits = [settle()]
     runs = {"quiet": run("quiet")}
     with cpu_hog() as count:
         runs["loaded"] = run("loaded")
+    waits.append(settle())
     runs["quiet again"] = run("quiet again")
     body = [f"`{', '.join(backends)}` on the first {len(puzzles)} royle17 grids, "
             f"--repeat {args.repeat}, --jobs 1, seed 1, 10 s per run; the loaded run beside "
-            f"{count} spinning processes. Figures in milliseconds.", "",
+            f"{count} spinning processes. Before each quiet run the script "
+            f"{' and '.join(waits)} (the load average lags the machine by a minute or more). "
+            f"Figures in milliseconds.", "",
             *steadiness(runs), *coverage(runs["quiet"], runs["quiet again"])]
     big = [e.puzzle for e in read_puzzles(args.puzzles / "gecode_25x25.txt")]
     body += threads(big[:args.threads_grids], provenance)
