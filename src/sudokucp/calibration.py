@@ -79,7 +79,8 @@ def summary(points: Sequence[Point]) -> dict[str, float]:
     return {"runs": len(points),
             "median_ms": statistics.median(walls) * 1000 if walls else float("nan"),
             "spread": spread(walls), "cpu_spread": spread([p.cpu for p in points]),
-            "waiting": waiting(points)}
+            "waiting": waiting(points), "cpu_ms": [round(p.cpu * 1000, 4) for p in points],
+            "wall_ms": [round(p.wall * 1000, 4) for p in points]}
 
 
 def warnings(points: Sequence[Point], loads: Sequence[float], cores: int) -> list[str]:
