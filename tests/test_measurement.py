@@ -15,7 +15,7 @@ from pathlib import Path
 
 import fake_backends
 import pytest
-from fake_backends import Sleep, Spin, Threads, Where
+from fake_backends import SLOWDOWN, Sleep, Spin, Threads, Where, Work
 
 from sudokucp import calibration
 from sudokucp.backends import from_spec
@@ -248,3 +248,19 @@ def test_par2_counts_an_unsolved_run_at_twice_its_cpu_limit_when_it_had_one():
     runs = pd.DataFrame({"status": ["solved", "timeout", "timeout"], "seconds": [0.5, 3.0, 9.0],
                          "timeout": [10.0, 10.0, 10.0], "cpu_limit": [None, 1.5, None]})
     assert penalised_seconds(runs).tolist() == [0.5, 3.0, 20.0]
+
+
+def test_compare_flags_a_planted_slowdown_and_not_a_rerun_of_the_same_bench(tmp_path, monkeypatch,
+                                                                            fakes_in_workers):
+    from sudokucp.cli import main
+
+    examples = [str(FOUR), str(FOUR.with_name("6x6.txt"))]  # 10 puzzles
+
+    def run(name: str, slowdown: str) -> str:
+        monkeypatch.setenv(SLOWDOWN, slowdown)
+        bench(BenchConfig([fake_backends.spec(Work)], examples, tmp_path / name, repeat=3))
+        return str(tmp_path / name)
+
+    first, again, slowed = run("first", "1"), run("again", "1"), run("slowed", "1.5")
+    assert main(["compare", first, again]) == 0
+    assert main(["compare", first, slowed]) == 1
