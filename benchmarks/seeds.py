@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import sys
 import time
@@ -38,6 +39,13 @@ from sudokucp.formats import load_puzzles  # noqa: E402
 from sudokucp.puzzle import Puzzle, Shape  # noqa: E402
 
 GRIDS = ROOT / "puzzles" / "seeds"
+
+
+def shown(path: Path) -> str:
+    """`path` as the report names it: relative to the repository when it lies beside it
+    (`../shared/seeds`), so that the report names no machine's folders; otherwise as given."""
+    absolute = path.resolve()
+    return os.path.relpath(absolute, ROOT) if absolute.is_relative_to(ROOT.parent) else str(path)
 
 
 def grid(name: str) -> Puzzle:
@@ -348,15 +356,15 @@ def main(argv: list[str] | None = None) -> int:
     seeds = SeedText(args.seeds)
     royle_path = args.puzzles / "royle17.txt"
     royle = load_puzzles(royle_path)[:args.royle_max] if royle_path.is_file() else []
-    source = (f"the seeds' text read from `{args.seeds}` ({len(seeds.files)} files)" if seeds.files
-              else f"**the seeds' text is absent** (`{args.seeds}`): the statements that need it "
-              "are marked unchecked")
+    source = (f"the seeds' text read from `{shown(args.seeds)}` ({len(seeds.files)} files)"
+              if seeds.files else f"**the seeds' text is absent** (`{shown(args.seeds)}`): the "
+              "statements that need it are marked unchecked")
     order_claims, orders = ordering(royle, args.sample, provenance)
     claims = seed_000(seeds, args.hard_timeout, orders) + seed_001(seeds, args.hard_timeout)
     claims += seed_002(seeds, royle, min(args.sample, 20)) + order_claims
     claims += seed_004(args.hard_timeout)
     head = ["# The seeds reproduced", "", *provenance.lines(),
-            f"- grids from `puzzles/seeds/`; {source}; royle17 from `{royle_path}` "
+            f"- grids from `puzzles/seeds/`; {source}; royle17 from `{shown(royle_path)}` "
             f"({n(len(royle))} grids); {len(claims)} statements in {time.time() - start:.0f} s"]
     legend = ("Verdicts: **agrees** (what we measure bears the statement out), **differs** (it "
               "does not, with the reason found), **unsaid** (a fact about the seed's grid the seed "

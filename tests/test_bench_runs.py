@@ -246,3 +246,34 @@ def test_input_without_a_puzzle_exits_2(tmp_path, text, words):
     done = _cli("--backends", "mrv", "--puzzles", "empty.txt", "--out", "out", cwd=tmp_path)
     _clean_refusal(done, *words)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_before_the_first_run_ends_exits_with_one_line(tmp_path, monkeypatch, signum,
+                                                                code):
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    monkeypatch.setenv("PYTHONPATH", fake_backends.pythonpath())
+    monkeypatch.setenv(PID_DIR, str(pids))
+    (tmp_path / "one.txt").write_text(FOUR.read_text().splitlines()[4] + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "sudokucp", "bench", "--backends", STUBBORN,
+                             "--puzzles", "one.txt", "--out", "out", "--timeout", "60"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        _wait_for(pids)  # the first run has begun and will not end by itself
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == code, err
+    assert err.strip().splitlines() == [f"sudoku-cp: interrupted by "
+                                        f"{signal.Signals(signum).name}; every finished run is "
+                                        f"kept (use --resume to go on)"]
+    out = tmp_path / "out"
+    assert (out / RESULTS).read_text() == ""
+    header = (out / "summary.csv").read_text().splitlines()
+    assert header[0].startswith("backend,dataset,puzzles,runs") and len(header) == 1
+    assert "No run finished" in (out / "summary.md").read_text()
+    assert not (out / "cactus.png").exists()

@@ -122,7 +122,7 @@ def test_solve_runs_a_backend_from_outside_the_package(tmp_path):
 
 def test_cpsat_refuses_zero_workers():
     pytest.importorskip("ortools", reason="OR-tools is not installed")
-    with pytest.raises(OptionError, match="at least 1, not 0"):
+    with pytest.raises(OptionError, match="from 1 to 10,000 .*, not 0"):
         from_spec("cpsat:workers=0")
 
 

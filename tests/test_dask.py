@@ -156,3 +156,55 @@ def cluster_pids(cluster) -> dict[str, int]:
 
 def _rows(executor, plan):
     return list(execute(plan, executor))
+
+
+def test_too_many_workers_are_refused_before_a_cluster_starts(tmp_path, monkeypatch, capsys):
+    distributed = pytest.importorskip("distributed", reason="the [dask] extra is not installed")
+
+    def started(*args, **kwargs):
+        raise AssertionError("a LocalCluster started")
+
+    monkeypatch.setattr(distributed, "LocalCluster", started)
+    puzzles = tmp_path / "grids.txt"
+    puzzles.write_text(EASY + "\n")
+    assert main(["bench", "--backends", "mrv", "--puzzles", str(puzzles), "--out",
+                 str(tmp_path / "out"), "--executor", "dask", "--workers", "10000"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sudoku-cp: --workers 10000: at most ") and err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("address", ["notanaddress", "tcp://host", "nope://host:1"])
+def test_a_scheduler_address_dask_cannot_read_is_one_line(tmp_path, capsys, address):
+    pytest.importorskip("distributed", reason="the [dask] extra is not installed")
+    puzzles = tmp_path / "grids.txt"
+    puzzles.write_text(EASY + "\n")
+    assert main(["bench", "--backends", "mrv", "--puzzles", str(puzzles), "--out",
+                 str(tmp_path / "out"), "--executor", "dask", "--scheduler", address]) == 2
+    err = capsys.readouterr().err
+    assert f"--scheduler '{address}' is not a Dask scheduler address" in err
+    assert err.count("\n") == 1 and not (tmp_path / "out").exists()
+
+
+def test_dask_warnings_are_quiet_while_a_sweep_runs(cluster):
+    import logging
+
+    nanny = logging.getLogger("distributed.nanny")
+    heard = []
+    with dask(cluster) as executor:
+        for task in tasks(["mrv"], relabelled(2)):
+            executor.submit(task)
+        for _ in executor.results():
+            heard.append(nanny.isEnabledFor(logging.WARNING))
+    assert heard == [False, False]  # a dying worker's restart is no warning on stderr
+    assert nanny.isEnabledFor(logging.WARNING)  # and Dask speaks again after the sweep
+
+
+def test_the_summary_names_the_executor():
+    from sudokucp.report import settings_lines
+
+    local = settings_lines({"executor": {"name": "dask", "workers": 3}})
+    remote = settings_lines({"executor": {"name": "dask", "scheduler": "tcp://h:8786",
+                                          "chunk": 5}})
+    assert "a local cluster of 3 worker processes" in local[0] and "jobs does not apply" in local[0]
+    assert "the cluster at tcp://h:8786" in remote[0] and "5 runs per Dask task" in remote[0]

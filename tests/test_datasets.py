@@ -327,6 +327,60 @@ def test_add_accepts_an_unpinned_set_and_says_its_checksum(monkeypatch, tmp_path
     assert data.sha256 in capsys.readouterr().out
 
 
+def test_add_says_a_folder_is_a_folder(monkeypatch, tmp_path, capsys):
+    tiny_set(monkeypatch)
+    monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path / "cache"))
+    assert main(["datasets", "add", "tiny", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path} is a folder" in err and "Traceback" not in err
+
+
+def test_add_names_a_file_it_cannot_read(monkeypatch, tmp_path, capsys):
+    tiny_set(monkeypatch)
+    monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path / "cache"))
+    secret = tmp_path / "secret.txt"
+    secret.write_bytes(TINY)
+    secret.chmod(0)
+    if _readable(secret):
+        pytest.skip("permissions are not enforced here (root): every file can be read")
+    assert main(["datasets", "add", "tiny", str(secret)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot read {secret}: Permission denied" in err and "Traceback" not in err
+
+
+def _readable(path: Path) -> bool:
+    try:
+        path.read_bytes()
+    except PermissionError:
+        return False
+    return True
+
+
+def test_a_cache_that_cannot_take_files_is_blamed_not_the_download(monkeypatch, tmp_path):
+    tiny_set(monkeypatch)
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path / "file" / "cache"))
+    with socket_closed() as url:
+        monkeypatch.setenv(datasets.MIRROR_ENV, url)
+        with pytest.raises(datasets.DatasetError) as err:
+            datasets.fetch("tiny")
+    message = str(err.value)
+    assert "the data-set cache cannot hold tiny" in message and "is a file" in message
+    assert "download" not in message and datasets.CACHE_ENV in message
+
+
+def test_fetch_of_a_cached_upstream_file_says_it_only_converts(monkeypatch, tmp_path, capsys):
+    tiny_set(monkeypatch)
+    monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path))
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "raw" / "tiny.txt").write_bytes(TINY)
+    with socket_closed() as url:  # offline
+        monkeypatch.setenv(datasets.MIRROR_ENV, url)
+        assert main(["datasets", "fetch", "tiny"]) == 0
+    err = capsys.readouterr().err
+    assert "converting tiny from" in err and "no download" in err and url not in err
+
+
 # --- the command line ---------------------------------------------------------------------------
 
 def test_the_listing_names_every_set_with_its_source(monkeypatch, tmp_path, capsys):

@@ -170,7 +170,7 @@ def test_a_run_counts_its_cores(cores, workers):
         assert len(executor.idle) == workers  # two-core runs went one at a time on one worker
 
 
-def test_progress_is_silent_off_a_terminal():
+def test_progress_off_a_terminal_prints_plain_lines():
     from sudokucp.progress import Progress
 
     stream = io.StringIO()
@@ -178,7 +178,7 @@ def test_progress_is_silent_off_a_terminal():
     for _ in range(3):
         progress({})
     progress.finish()
-    assert stream.getvalue() == ""
+    assert "\r" not in stream.getvalue() and len(stream.getvalue().splitlines()) == 3
     assert "3/3" in progress.line(time.monotonic())
 
 
@@ -251,7 +251,7 @@ def test_cli_exits_non_zero_on_disagreement_unless_told(tmp_path, fakes):
     assert failed.returncode == 1, failed.stderr
     assert "DISAGREEMENT" in failed.stdout
     assert DENIER in (tmp_path / "out" / "summary.md").read_text()
-    assert _cli(*args, "--no-fail-on-disagreement", cwd=tmp_path).returncode == 0
+    assert _cli(*args, "--no-fail-on-disagreement", "--overwrite", cwd=tmp_path).returncode == 0
 
 
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])

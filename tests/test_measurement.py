@@ -264,3 +264,18 @@ def test_compare_flags_a_planted_slowdown_and_not_a_rerun_of_the_same_bench(tmp_
     first, again, slowed = run("first", "1"), run("again", "1"), run("slowed", "1.5")
     assert main(["compare", first, again]) == 0
     assert main(["compare", first, slowed]) == 1
+
+
+def test_a_measurement_file_of_the_wrong_shape_is_left_out_of_the_report(tmp_path):
+    from sudokucp.cli import main
+    from sudokucp.harness import MEASUREMENT_FILE, read_measurement
+
+    config = BenchConfig(["mrv"], [str(_one_grid(tmp_path))], tmp_path / "out")
+    bench(config)
+    assert read_measurement(config.out)["calibration"]["runs"] == 2
+    bad = {"calibration": "x", "warnings": [1], "repeat": "three", "measure": "cpu"}
+    (config.out / MEASUREMENT_FILE).write_text(json.dumps(bad))
+    assert read_measurement(config.out) == {"measure": "cpu"}
+    (config.out / MEASUREMENT_FILE).write_text("[1, 2]")
+    assert read_measurement(config.out) == {}
+    assert main(["report", str(config.out)]) == 0

@@ -77,12 +77,12 @@ def test_each_classed_set_rates_as_its_class(klass):
     assert summarize(rate(p, guesses=False) for p in load_puzzles(CLASSED[klass]))[klass] == 10
 
 
-def test_a_full_grid_is_simple_and_an_open_grid_expert():
+def test_a_full_grid_is_simple_and_an_open_grid_not_unique():
     puzzle = load_puzzles(CLASSED["easy"])[0]
     full = rate(Puzzle(puzzle.shape, rate_solution(puzzle)), guesses=False)
     assert full.klass == "simple" and full.solved and full.hardest is None
     empty = rate(Puzzle.empty(Shape.parse("4x4")), guesses=False)
-    assert empty.klass == "expert" and not empty.solved
+    assert empty.klass == "not unique" and not empty.solved and empty.solutions == 2
 
 
 def rate_solution(puzzle: Puzzle) -> tuple[int, ...]:

@@ -176,3 +176,20 @@ def test_the_written_reports_hold_the_pairs_and_the_warnings(tmp_path):
     page = (tmp_path / "report.html").read_text()
     assert 'id="pairs"' in page and 'class="warning"' in page
     assert "calibration spread 40% of its median" in page
+
+
+def test_reports_of_no_run_are_headers_and_say_so(tmp_path):
+    (tmp_path / "cactus.png").write_bytes(b"an earlier bench's plot")
+    files = write_reports([], [], tmp_path, {"timeout": 1.0, "limit": 1})
+    names = {path.name for path in files}
+    assert names == {"results.csv", "summary.csv", "scores.csv", "pairs.csv", "instances.csv",
+                     "summary.md", "report.html"}
+    for name, first in (("results.csv", "dataset,puzzle"), ("summary.csv", "backend,dataset"),
+                        ("scores.csv", "backend,puzzles"), ("pairs.csv", "a,b"),
+                        ("instances.csv", "dataset,puzzle")):
+        lines = (tmp_path / name).read_text().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(first), name
+    text = (tmp_path / "summary.md").read_text()
+    assert "No run finished" in text and "cactus.png" not in text
+    assert not (tmp_path / "cactus.png").exists()
+    assert "<html" in (tmp_path / "report.html").read_text().lower()

@@ -10,6 +10,7 @@ import contextlib
 import dataclasses
 import itertools
 import json
+import math
 import os
 import platform
 import random
@@ -25,7 +26,7 @@ from sudokucp.backends.base import Backend
 from sudokucp.check import explain, is_solution
 from sudokucp.executors import Executor, Outcome, ResourceLimits, Task, make_executor
 from sudokucp.files import FolderBusy, FolderLock
-from sudokucp.formats import read_puzzles, to_line
+from sudokucp.formats import Entry, iter_entries, to_line
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Row, Status
 from sudokucp.runlog import RESULTS, BenchError, ResultLog, check_settings
@@ -86,20 +87,27 @@ def load_dataset(path: str | Path, max_puzzles: int | None = None) -> Dataset:
     """The readable puzzles of a file (the first `max_puzzles`), with a message per bad line,
     and the solutions the file gives (a CSV solution column), each checked by the judge."""
     puzzles, problems, answers = [], [], {}
-    for entry in read_puzzles(path):
+    for entry in iter_entries(path):  # streamed: reading stops at the max_puzzles-th puzzle
         if entry.error is not None:
             problems.append(f"{path}: {entry.error}")
-        elif max_puzzles is None or len(puzzles) < max_puzzles:
-            puzzles.append(entry.puzzle)
-            if entry.solution is None:
-                continue
-            if is_solution(entry.puzzle, entry.solution):
-                answers[entry.puzzle.digest] = to_line(entry.puzzle.shape, entry.solution)
-            else:
-                why = "; ".join(explain(entry.puzzle, entry.solution)[:2])
-                problems.append(f"{path}: line {entry.line}: the solution given in the file "
-                                f"does not solve its puzzle ({why}); ignored")
+            continue
+        puzzles.append(entry.puzzle)
+        if entry.solution is not None:
+            _take_answer(path, entry, answers, problems)
+        if len(puzzles) == max_puzzles:
+            break
     return Dataset(Path(path).stem, puzzles, problems, str(path), answers)
+
+
+def _take_answer(path: str | Path, entry: Entry, answers: dict[str, str],
+                 problems: list[str]) -> None:
+    """Keep the solution the file gives for its puzzle when the judge accepts it, else say why."""
+    if is_solution(entry.puzzle, entry.solution):
+        answers[entry.puzzle.digest] = to_line(entry.puzzle.shape, entry.solution)
+        return
+    why = "; ".join(explain(entry.puzzle, entry.solution)[:2])
+    problems.append(f"{path}: line {entry.line}: the solution given in the file does not "
+                    f"solve its puzzle ({why}); ignored")
 
 
 def run_key(label: str, digest: str, limit: int, repeat: int = 0) -> str:
@@ -300,6 +308,7 @@ class BenchConfig:
     measure: str = "cpu"  # what `seconds` holds and the reports rank by: "cpu" or "wall"
     cpu_limit: float | None = None  # CPU seconds per run (None: none)
     pin: bool = False  # each worker on cores of its own (local executor)
+    overwrite: bool = True  # without resume, replace the runs in out (False: refuse, as the CLI)
 
 
 @dataclass
@@ -330,6 +339,7 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
                  cpu_limit=config.cpu_limit)
     with hold(config.out):
         log = ResultLog(config.out / RESULTS)
+        refuse_to_replace(log.path, config)
         old, notes = _resume(log, config, contenders)
         todo = pending(tasks, old, config.retry)
         if on_plan is not None:
@@ -338,7 +348,7 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
         executor = executor or make_executor(config.executor, **executor_options(config))
         points: list[calibration.Point] = []
         new, interrupted = _run(todo, executor, log, config, on_row, points)
-        note |= measurement(points, note["load"])
+        note |= measurement(points if new else [], note["load"])  # no run: nothing to warn of
         answers = {k: v for d in datasets for k, v in d.answers.items()}
         checked, disagreements = cross_validate([enforce_time_limit(row)
                                                  for row in _latest(old + new)], answers)
@@ -383,12 +393,38 @@ def _write_measurement(out: Path, data: dict[str, Any]) -> None:
 
 
 def read_measurement(folder: Path) -> dict[str, Any]:
-    """The measurement settings a bench left in `folder` ({} when none can be read)."""
+    """The measurement settings a bench left in `folder`, those of the expected types only ({}
+    when none can be read): the file is input like any other."""
     try:
         data = json.loads((folder / MEASUREMENT_FILE).read_text())
     except (OSError, ValueError):
         return {}
-    return {k: data[k] for k in MEASUREMENT if isinstance(data, dict) and k in data}
+    if not isinstance(data, dict):
+        return {}
+    return {k: data[k] for k, ok in MEASUREMENT_TYPES.items() if k in data and ok(data[k])}
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _calibration(value: Any) -> bool:
+    numbers = ("runs", "median_ms", "spread", "cpu_spread", "waiting")
+    return isinstance(value, dict) and all(_number(value.get(k, 0)) for k in numbers) and all(
+        isinstance(value.get(k, []), list) and all(map(_number, value.get(k, [])))
+        for k in ("cpu_ms", "wall_ms"))
+
+
+MEASUREMENT_TYPES: dict[str, Callable[[Any], bool]] = {
+    "measure": lambda v: v in ("cpu", "wall"),
+    "repeat": lambda v: _number(v) and v >= 1,
+    "cpu_limit": lambda v: v is None or (_number(v) and v > 0),
+    "pin": lambda v: isinstance(v, bool),
+    "load": lambda v: isinstance(v, str),
+    "load_end": lambda v: isinstance(v, str),
+    "calibration": _calibration,
+    "warnings": lambda v: isinstance(v, list) and all(isinstance(w, str) for w in v),
+}
 
 
 def require_puzzles(datasets: Sequence[Dataset]) -> None:
@@ -425,6 +461,23 @@ def hold(out: Path) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+def refuse_to_replace(path: Path, config: BenchConfig) -> None:
+    """Refuse to replace the runs of an earlier bench at `path`, unless told to resume or
+    overwrite; an empty or missing log holds nothing to lose."""
+    if config.resume or config.overwrite or not _holds_lines(path):
+        return
+    raise BenchError(f"{path} already holds the runs of an earlier bench: add --resume to go on "
+                     f"with them, or --overwrite to start over")
+
+
+def _holds_lines(path: Path) -> bool:
+    """Whether `path` is a file with something in it (a device such as /dev/full is not read)."""
+    try:
+        return path.is_file() and path.stat().st_size > 0
+    except OSError:  # one that cannot be read is named when it is opened
+        return False
 
 
 def _file_above(path: Path) -> Path:
@@ -506,7 +559,8 @@ def outcome_note(config: BenchConfig, contenders: Sequence[Contender]) -> dict[s
                 for c in contenders}
     return {"command": config.command, **machine(), "backends": backends, "runs": None,
             "limit": config.limit, "timeout": config.timeout, "memory_mb": config.memory_mb,
-            "jobs": config.jobs, "seed": shuffle_seed(config.seed, config.repeat),
+            "jobs": config.jobs, "executor": {"name": config.executor, **config.cluster},
+            "seed": shuffle_seed(config.seed, config.repeat),
             "measure": config.measure, "repeat": config.repeat, "cpu_limit": config.cpu_limit,
             "pin": config.pin,
             "retry": sorted(status.value for status in config.retry),

@@ -62,6 +62,11 @@ class Run:
     nodes: float | None
     guesses: float | None
 
+    @property
+    def answered(self) -> bool:
+        """Solved, or proved to have no solution: an answer, not a time-out."""
+        return self.solved or self.status == Status.UNSAT.value
+
 
 def pick_rungs(keys: str | None) -> list[Rung]:
     """The rungs named in a comma list (all when None), in ladder order."""
@@ -108,11 +113,13 @@ def climb(sets: Sequence[tuple[str, Sequence[Puzzle]]], rungs: Sequence[Rung], t
 
 
 def to_run(rung: Rung, name: str, puzzle: Puzzle, result: Any, timeout: float) -> Run:
-    """The Run of one outcome; a run past the limit counts the limit as its time."""
+    """The Run of one outcome; a run without an answer (a verified solution, or a complete
+    search that found none) counts the limit as its time."""
     solved = result.status is Status.SOLVED and bool(result.solutions) and all(
         is_solution(puzzle, s) for s in result.solutions)
     nodes, guesses = tree_size(dict(result.stats))
-    seconds = result.seconds if solved else max(result.seconds, timeout)
+    proved = result.status is Status.UNSAT and result.complete
+    seconds = result.seconds if solved or proved else max(result.seconds, timeout)
     return Run(rung.key, name, str(puzzle.shape), puzzle.name, result.status.value, solved,
                seconds, nodes, guesses)
 
@@ -157,11 +164,11 @@ def table(runs: Sequence[Run], rungs: Sequence[Rung]) -> list[dict[str, Any]]:
             rows.append({"set": name, "size": size, "rung": rung.key, "adds": rung.adds,
                          "spec": rung.spec, "grids": len(mine),
                          "solved": sum(r.solved for r in mine),
-                         "timeouts": sum(not r.solved for r in mine),
+                         "timeouts": sum(not r.answered for r in mine),
                          "median_nodes": median_of(r.nodes for r in mine),
                          "median_guesses": median_of(r.guesses for r in mine),
                          "median_ms": statistics.median(times), "p90_ms": p90(times),
-                         "lower": any(not r.solved for r in mine),
+                         "lower": any(not r.answered for r in mine),
                          "shrink": ratio, "shrink_grids": pairs})
     return rows
 
@@ -238,15 +245,19 @@ def plot(rows: Sequence[dict[str, Any]], rungs: Sequence[Rung], path: Path) -> N
     plt.close(fig)
 
 
+FILES = ("ladder_runs.csv", "ladder.csv", "ladder.md", "ladder.png")  # in the order written
+
+
 def write(runs: Sequence[Run], rungs: Sequence[Rung], timeout: float, out: Path,
           header: str = "") -> list[dict[str, Any]]:
-    """ladder.csv (the table), ladder_runs.csv (every run), ladder.md and ladder.png in `out`."""
+    """ladder_runs.csv (every run, first: the most to lose), ladder.csv (the table), ladder.md
+    and ladder.png in `out`. An OSError (a full disk) names the file; those before it stay."""
     out.mkdir(parents=True, exist_ok=True)
     rows = table(runs, rungs)
-    write_text(out / "ladder.csv", to_csv(rows))
     write_text(out / "ladder_runs.csv", to_csv([vars(r) for r in runs]))
-    plot(rows, rungs, out / "ladder.png")
+    write_text(out / "ladder.csv", to_csv(rows))
     rung_lines = "\n".join(f"- `{r.key}`: {r.adds} — `{r.spec}`" for r in rungs)
     write_text(out / "ladder.md", f"# The propagation ladder\n\n{header}{rung_lines}\n\n"
                f"{markdown(rows, timeout)}\n![nodes and time per rung](ladder.png)\n")
+    plot(rows, rungs, out / "ladder.png")
     return rows

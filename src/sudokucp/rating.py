@@ -19,20 +19,24 @@ when QQWing would have guessed, whatever order our engine tries techniques in. T
 guesses are counted with the same six techniques at its root, branching by Knuth's rule (the
 hybrid's `smallest`, kept so that the counts stay comparable): an expert puzzle always makes it
 guess, as QQWing would, and a hybrid whose root reaches the logic engine's fixpoint guesses on no
-other. QQWing rates 9x9 only; the rules apply to any shape.
+other. QQWing rates 9x9 only; the rules apply to any shape. A grid with no solution is rated
+"unsolvable" and one with several "not unique" (the hybrid counts up to two when logic neither
+finishes nor fails): neither is a puzzle, so neither gets a difficulty.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from sudokucp.puzzle import Puzzle
 from sudokucp.techniques import TECHNIQUES, apply_logic
 
 CLASSES = ("simple", "easy", "intermediate", "expert")
+VERDICT_OF = {0: "unsolvable", 2: "not unique"}  # solutions (up to 2) -> class: not a puzzle
+VERDICTS = tuple(VERDICT_OF.values())
 QQWING = ("naked_single", "hidden_single", "pointing", "claiming", "naked_pair", "hidden_pair")
 CLASS_OF: dict[str, str] = {
     "naked_single": "simple",
@@ -55,7 +59,8 @@ class Rating:
     hardest: str | None
     counts: Mapping[str, int] = field(default_factory=dict)
     guesses: int | None = None  # the hybrid's, None when the hybrid is not available
-    klass: str = "expert"
+    klass: str = "expert"  # or a verdict: unsolvable, not unique
+    solutions: int = 1  # counted up to 2
 
     def row(self) -> dict[str, object]:
         """One row for CSV or a table, a column per technique."""
@@ -93,9 +98,21 @@ def rate(puzzle: Puzzle, *, guesses: bool = True) -> Rating:
     if not outcome.solved and not outcome.contradiction:
         outcome = apply_logic(puzzle, list(TECHNIQUES))
     counts = {name: outcome.counts.get(name, 0) for name in TECHNIQUES}
+    found = 0 if outcome.contradiction else 1 if outcome.solved else count_solutions(puzzle)
+    klass = VERDICT_OF.get(found) or classify(counts, outcome.solved)
     return Rating(puzzle.name, puzzle.givens, outcome.solved, outcome.hardest, counts,
-                  hybrid_guesses(puzzle) if guesses else None,
-                  classify(counts, outcome.solved))
+                  hybrid_guesses(puzzle) if guesses and found == 1 else None, klass, found)
+
+
+def count_solutions(puzzle: Puzzle) -> int:
+    """The solutions of `puzzle` counted up to two by a complete search (the hybrid's)."""
+    from sudokucp.backends import get_backend
+
+    result = get_backend("hybrid").solve(puzzle, limit=2)
+    if result.error is not None:
+        raise RuntimeError(f"cannot count the solutions of {puzzle.name or 'the grid'}: "
+                           f"{result.error}")
+    return min(result.count, 2)
 
 
 def to_csv(ratings: Iterable[Rating]) -> str:
@@ -119,9 +136,40 @@ def to_table(ratings: Iterable[Rating]) -> str:
                      for line in cells)
 
 
+def csv_lines(ratings: Iterable[Rating]) -> Iterator[str]:
+    """CSV as it streams: the header, then a line per rating as it comes (no newline)."""
+    yield ",".join(COLUMNS)
+    for r in ratings:
+        out = io.StringIO()
+        csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="").writerow(r.row())
+        yield out.getvalue()
+
+
+STREAM_WIDTHS = {"givens": 6, "logic_solves": 12, "hardest": 14, "guesses": 7, "class": 12}
+
+
+def table_lines(ratings: Iterable[Rating]) -> Iterator[str]:
+    """An aligned table as it streams: columns as wide as the first row's (the puzzle name's)
+    and the usual values, techniques used as one last column 'name=count ...'."""
+    widths: list[int] = []
+    for r in ratings:
+        row = r.row()
+        if not widths:
+            widths = [max(len("puzzle"), len(str(row["puzzle"])) + 2),
+                      *(STREAM_WIDTHS[c] for c in COLUMNS[1:6])]
+            yield _aligned([*COLUMNS[:6], "techniques"], widths)
+        used = " ".join(f"{name}={row[name]}" for name in TECHNIQUES if row[name])
+        yield _aligned([*(str(row[c]) for c in COLUMNS[:6]), used or "-"], widths)
+
+
+def _aligned(values: list[str], widths: list[int]) -> str:
+    """Values padded to their widths, two spaces apart; the last one as it is."""
+    return "  ".join([*(v.ljust(w) for v, w in zip(values, widths)), values[-1]]).rstrip()
+
+
 def summarize(ratings: Iterable[Rating]) -> dict[str, int]:
-    """How many puzzles fall in each class."""
+    """How many puzzles fall in each class (and verdict, when some do)."""
     tally = dict.fromkeys(CLASSES, 0)
     for r in ratings:
-        tally[r.klass] += 1
+        tally[r.klass] = tally.get(r.klass, 0) + 1
     return tally

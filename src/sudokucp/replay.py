@@ -30,7 +30,10 @@ def title(events: Sequence[dict[str, Any]]) -> str:
     head = events[0]
     side = head["side"]
     name = head.get("puzzle") or "a grid"
-    return f"sudoku-cp trace: {head['backend']} on {name} ({side}x{side})"
+    tail = events[-1]
+    cut = (f", the first {tail['page_cap']:,} of {tail['steps']:,} steps"
+           if "page_cap" in tail else "")
+    return f"sudoku-cp trace: {head['backend']} on {name} ({side}x{side}{cut})"
 
 
 def render(events: Sequence[dict[str, Any]]) -> str:

@@ -90,9 +90,14 @@ def summary_frame(results: pd.DataFrame) -> pd.DataFrame:
             median = values.astype(float).median()
             line[f"median_{stat}"] = pd.NA if pd.isna(median) else round(median)
         lines.append(line)
-    frame = pd.DataFrame(lines)
+    frame = pd.DataFrame(lines, columns=SUMMARY_COLUMNS)
     counts = [c for c in frame.columns if c.startswith("median_") and not c.endswith("_ms")]
     return frame.astype({c: "Int64" for c in counts})
+
+
+SUMMARY_COLUMNS = ["backend", "dataset", "puzzles", "runs", *COUNTED, "median_ms", "ci_low_ms",
+                   "ci_high_ms", "mean_ms", "p90_ms", "max_ms", "median_nodes",
+                   "median_guesses"]  # summary.csv's columns, a header alone when no run ended
 
 
 PER_PUZZLE = ("Each puzzle counts once: with repeats, as its median over them (answered when "
@@ -126,6 +131,7 @@ NOTES = {  # what each table holds, in summary.md and report.html alike
                "time limit (their PAR-2 time); the dashed lines mark the limit, the solid line "
                "equal times, the dotted lines 10x either way.",
 }
+NO_RUN = "No run finished: the tables hold their headers alone, and there is no plot."
 NO_WARNING = ("No warning: the bench's noise checks (the machine's load, the calibration loop) "
               "found nothing to report.")
 SHOWN_INSTANCES = 20  # rows of the instance table in summary.md (all of them in the CSV)
@@ -149,7 +155,8 @@ def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapp
         parts += ["## Pairs of backends", "", markdown_table(pairs), "", NOTES["pairs"], ""]
     if scores is not None or pairs is not None:
         parts += ["## Summary per backend and data set", ""]
-    parts += [markdown_table(summary), "", NOTES["summary"], "", "![cactus plot](cactus.png)", ""]
+    parts += [markdown_table(summary), "", NOTES["summary"], "",
+              "![cactus plot](cactus.png)" if not summary.empty else NO_RUN, ""]
     if scatters:
         parts += [NOTES["scatter"], "", *(f"- [{name}](scatter/{name})" for name in scatters), ""]
     if instances is not None:
@@ -163,6 +170,8 @@ def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapp
 
 
 def _instances_part(instances: pd.DataFrame) -> list[str]:
+    if instances.empty:
+        return ["## Where the backends part ways", "", NOTES["instances"], "", "None.", ""]
     shown = instances.sort_values("ratio", ascending=False, kind="stable").head(SHOWN_INSTANCES)
     more = (f"; the {len(shown)} with the largest ratios below, every one in `instances.csv` "
             f"and `report.html`" if len(instances) > len(shown) else "")
@@ -202,6 +211,7 @@ SETTING_LINES: dict[str, Callable[[Any], str]] = {  # key of the settings: its l
                       "workers not pinned to CPU cores"),
     "load_end": lambda v: f"load average at the end (1, 5, 15 min): {v}",
     "calibration": lambda v: _calibration(v),
+    "executor": lambda v: _executor(v),
 }
 NONE_SAID = ("timeout", "memory_mb", "cpu_limit")  # settings whose None is said: 'none'
 
@@ -233,6 +243,23 @@ def _calibration(v: Mapping[str, Any]) -> str:
             f"{'?' if median is None else f'{float(median):.3g}'} ms; spread (max - min over "
             f"the median) {share(v.get('spread'))} of wall time, {share(v.get('cpu_spread'))} "
             f"of CPU time{waited}")
+
+
+def _executor(v: Mapping[str, Any]) -> str:
+    """Where the runs ran: local worker processes (--jobs), or a Dask cluster, local with its
+    worker count or at a scheduler's address, and its chunks."""
+    name = v.get("name", "local")
+    if name != "dask":
+        return f"executor: {name} (worker processes on this machine, jobs at a time)"
+    if v.get("scheduler"):
+        where = f"the cluster at {v['scheduler']}, with the workers started there"
+    else:
+        where = (f"a local cluster of {v['workers']} worker processes" if v.get("workers")
+                 else "a local cluster of one worker process per usable core")
+    chunks = (f"{v['chunk']} runs per Dask task" if v.get("chunk")
+              else "runs per Dask task adapted to about 2 s of work")
+    return (f"executor: dask, {where}; one run at a time per Dask thread (jobs does not apply); "
+            f"{chunks}")
 
 
 MEASURES = {"cpu": "times: CPU seconds of the search (user + system, every thread, children "
@@ -288,8 +315,10 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
     results = results_frame(rows)
     empty = results.empty
     puzzles = per_puzzle_medians(results)
-    tables = [frame(puzzles) if not empty else pd.DataFrame()
-              for frame in (summary_frame, scores_frame, pairs_frame, instances_frame)]
+    tables = [frame(puzzles) for frame in (summary_frame, scores_frame, pairs_frame,
+                                           instances_frame)]
+    if empty:  # headers alone (scores would hold a virtual best of no puzzle)
+        tables = [table.iloc[:0] for table in tables]
     summary, scores, pairs, instances = tables
     paths = [out / name for name in ("results.csv", "summary.csv", "scores.csv", "pairs.csv",
                                      "instances.csv", "cactus.png", "scatter", "summary.md",
@@ -297,9 +326,7 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
     atomic_write(paths[0], lambda tmp: results.to_csv(tmp, index=False))  # full precision
     for path, frame in zip(paths[1:5], tables):
         _csv(frame, path)
-    timeout = settings.get("timeout")
-    cactus(puzzles, paths[5], timeout) if not empty else None
-    plots = scatters(puzzles, paths[6], timeout) if not empty else {}
+    plots = _plots(puzzles, paths[5], paths[6], settings.get("timeout"))
     names = [path.name for path in plots.values()]
     write_text(paths[7], markdown(summary, disagreements, settings, problems, scores=scores,
                                   instances=instances, scatters=names, pairs=pairs))
@@ -311,6 +338,18 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
                 warnings=warnings, noise_note=NO_WARNING if calibrated else "")
     write_text(paths[8], render(page))
     return [p for p in paths if p.exists() and (p.is_file() or plots)]
+
+
+def _plots(puzzles: pd.DataFrame, cactus_path: Path, folder: Path, timeout: float | None
+           ) -> dict[tuple[str, str], Path]:
+    """The cactus plot and the scatter plots; with no run, none (an earlier bench's removed)."""
+    if puzzles.empty:
+        cactus_path.unlink(missing_ok=True)
+        for old in folder.glob("*.png"):
+            old.unlink()
+        return {}
+    cactus(puzzles, cactus_path, timeout)
+    return scatters(puzzles, folder, timeout)
 
 
 def page_instances(instances: pd.DataFrame) -> pd.DataFrame:

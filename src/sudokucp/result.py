@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
@@ -155,12 +156,114 @@ class Row:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Row:
-        """A row from its JSON object; keys it does not know are ignored, missing ones default."""
-        known = {f.name for f in fields(cls)}
-        values = {k: v for k, v in data.items() if k in known}
+        """A row from its JSON object; keys it does not know are ignored, missing ones default.
+        RowError names the first field of a wrong type or out of range."""
+        if not isinstance(data, Mapping):
+            raise RowError(f"a JSON {_json_type(data)}, not an object")
+        for name in REQUIRED:
+            if name not in data:
+                raise RowError(f"field '{name}' is missing")
+        values = {name: _checked(name, data[name]) for name in FIELD_CHECKS if name in data}
         values["status"] = Status(data["status"])
-        values["solutions"] = tuple(data.get("solutions") or ())
+        values["solutions"] = tuple(data.get("solutions", ()))
+        for name in ("options", "stats", "versions"):
+            if name in values:
+                values[name] = dict(values[name])
         return cls(**values)
+
+
+class RowError(ValueError):
+    """A results.jsonl line that is no row: "field 'seconds' is 'abc', not a number"."""
+
+
+LARGEST = 2**53  # the largest whole number a float holds exactly: medians of counts stay whole
+BOUND = f"{LARGEST:.2g}"
+STATUS_VALUES = frozenset(status.value for status in Status)
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_flag(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _is_real(value: Any) -> bool:
+    """An int or a float (not a bool), finite and within what a table holds."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return -LARGEST <= value <= LARGEST and value == value
+
+
+def _is_amount(value: Any) -> bool:
+    """A finite number, 0 or more."""
+    return _is_real(value) and value >= 0
+
+
+def _is_count(value: Any) -> bool:
+    """A whole number, 0 or more."""
+    return _is_amount(value) and isinstance(value, int)
+
+
+def _or_none(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: value is None or check(value)
+
+
+def _mapping_of(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: isinstance(value, Mapping) and all(map(check, value.values()))
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
+
+
+FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {  # field: its test, what it is
+    **dict.fromkeys(("key", "dataset", "puzzle", "hash", "backend", "grid", "box"),
+                    (_is_text, "a string")),
+    **dict.fromkeys(("name", "error"), (_or_none(_is_text), "a string or null")),
+    "status": (lambda v: isinstance(v, str) and v in STATUS_VALUES,
+               "a status (" + ", ".join(sorted(STATUS_VALUES)) + ")"),
+    "verified": (_or_none(_is_flag), "true, false or null"),
+    "complete": (_is_flag, "true or false"),
+    **dict.fromkeys(("seconds", "wall"), (_is_amount, f"a number from 0 to {BOUND}")),
+    **dict.fromkeys(("cpu", "rss_mb", "timeout", "cpu_limit"),
+                    (_or_none(_is_amount), f"a number from 0 to {BOUND}, or null")),
+    **dict.fromkeys(("repeat", "count", "limit"),
+                    (_is_count, f"a whole number from 0 to {BOUND}")),
+    "memory_mb": (_or_none(_is_count), f"a whole number from 0 to {BOUND}, or null"),
+    "versions": (_mapping_of(_or_none(_is_text)), "an object of strings or nulls"),
+    "options": (lambda v: isinstance(v, Mapping), "an object"),
+    "stats": (_mapping_of(_is_real), f"an object of numbers from -{BOUND} to {BOUND}"),
+    "solutions": (_strings, "a list of strings"),
+    "limit_hit": (lambda v: v in (None, "cpu", "wall"), "'cpu', 'wall' or null"),
+    "measure": (lambda v: v in ("cpu", "wall"), "'cpu' or 'wall'"),
+}
+REQUIRED = ("key", "status")
+
+
+def _checked(name: str, value: Any) -> Any:
+    """`value` when it passes the field's test; RowError otherwise."""
+    check, what = FIELD_CHECKS[name]
+    if not check(value):
+        raise RowError(f"field '{name}' is {_shown(value)}, not {what}")
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A short rendering of a JSON value for a message."""
+    try:
+        plain = value is None or isinstance(value, bool | float)
+        text = json.dumps(value) if plain else repr(value)
+    except ValueError:  # an integer too long to write out
+        text = "a number too long to write"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _json_type(value: Any) -> str:
+    """What JSON calls the type of a value that is not an object."""
+    names = {list: "array", str: "string", bool: "boolean", type(None): "null"}
+    return names.get(type(value), "number")
 
 
 def _column_name(f: Field) -> str:

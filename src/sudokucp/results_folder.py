@@ -4,15 +4,16 @@ it, and the settings those runs carry."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from sudokucp.check import explain, is_solution
 from sudokucp.harness import Disagreement, cross_validate, enforce_time_limit
-from sudokucp.result import Row
-from sudokucp.runlog import RESULTS
+from sudokucp.puzzle import SYMBOLS, Puzzle, Shape
+from sudokucp.result import Row, RowError, Status
+from sudokucp.runlog import RESULTS, line_note, read_row
 
 
 class FolderError(Exception):
@@ -43,9 +44,9 @@ def read_rows(path: Path) -> tuple[list[Row], list[str]]:
         if not line.strip():
             continue
         try:
-            rows.append(Row.from_dict(json.loads(line)))
-        except (ValueError, KeyError, TypeError, AttributeError):
-            notes.append(f"{path}: line {number} is not a result record; skipped")
+            rows.append(read_row(line))
+        except RowError as err:
+            notes.append(line_note(path, number, err))
     return rows, notes
 
 
@@ -58,9 +59,56 @@ def load_folder(folder: str | Path) -> ResultsFolder:
     rows, notes = read_rows(path / RESULTS)
     if not rows:
         raise FolderError(f"{path / RESULTS}: no run recorded")
-    latest = list({row.key: row for row in rows}.values())
+    latest = rechecked(list({row.key: row for row in rows}.values()))
     checked, disagreements = cross_validate([enforce_time_limit(row) for row in latest])
     return ResultsFolder(path, checked, disagreements, notes)
+
+
+def rechecked(rows: list[Row]) -> list[Row]:
+    """The rows with every claimed solution judged again against the row's grid, as bench judged
+    it: the log's `verified` flag is not trusted; a refused solution makes the row WRONG."""
+    puzzles: dict[tuple[str, str], Puzzle | str] = {}
+    return [_recheck(row, puzzles) for row in rows]
+
+
+def _recheck(row: Row, puzzles: dict[tuple[str, str], Puzzle | str]) -> Row:
+    if not row.solutions:
+        return row
+    place = (row.box, row.grid)
+    if place not in puzzles:
+        puzzles[place] = _puzzle_of(row)
+    puzzle = puzzles[place]
+    if isinstance(puzzle, str):
+        return _refuted(row, f"its grid cannot be read ({puzzle}), so its solutions cannot be "
+                             f"checked")
+    for line in row.solutions:
+        cells = _cells_of(line)
+        if not is_solution(puzzle, cells):
+            return _refuted(row, "invalid solution: " + "; ".join(explain(puzzle, cells)[:3]))
+    return replace(row, verified=True) if row.verified is not True else row
+
+
+def _puzzle_of(row: Row) -> Puzzle | str:
+    """The puzzle of a row's grid (in its box shape when given), or why there is none."""
+    try:
+        shape = Shape.parse(f"box {row.box}") if row.box else None
+        return Puzzle.parse(row.grid, shape=shape)
+    except ValueError as err:  # a PuzzleError, mostly
+        return str(err)
+
+
+SYMBOL_VALUES = {symbol: value for value, symbol in enumerate(SYMBOLS)}
+
+
+def _cells_of(line: str) -> tuple[int, ...]:
+    """The values of a solution as `to_line` wrote it (-1 for a symbol it never writes)."""
+    return tuple(SYMBOL_VALUES.get(symbol, -1) for symbol in line)
+
+
+def _refuted(row: Row, why: str) -> Row:
+    """The row WRONG, its solutions unverified; one that bench found WRONG keeps its reason."""
+    error = row.error if row.status is Status.WRONG and row.error else why
+    return replace(row, status=Status.WRONG, verified=False, error=error)
 
 
 def settings_of(rows: list[Row]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sudokucp.result import Row
+from sudokucp.result import Row, RowError
 
 RESULTS = "results.jsonl"
 
@@ -17,6 +17,26 @@ RESULTS = "results.jsonl"
 class BenchError(Exception):
     """A bench that cannot start or go on: no puzzle, a folder that is in use or cannot be
     written, other settings on --resume. The message says what and where."""
+
+
+class TornLine(RowError):
+    """A log line that is not JSON: cut short by a disk that filled, or no record at all."""
+
+
+def read_row(line: bytes) -> Row:
+    """The row of one line of the log; TornLine when it is not JSON, RowError (naming the field)
+    when it is JSON but no row."""
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        raise TornLine("is not a result record") from None
+    return Row.from_dict(data)
+
+
+def line_note(path: Path, number: int, err: RowError) -> str:
+    """'results.jsonl: line 3: field 'seconds' is 'abc', not a number (...); skipped'."""
+    joint = " " if isinstance(err, TornLine) else ": "
+    return f"{path}: line {number}{joint}{err}; skipped"
 
 
 class ResultLog:
@@ -28,18 +48,19 @@ class ResultLog:
         self.handle: Any = None
 
     def load(self) -> tuple[list[Row], list[str]]:
-        """Rows already written and notes on unreadable lines; a torn last line is cut off."""
+        """Rows already written and a note per line that is no row; a torn last line (not JSON)
+        is cut off."""
         if not self.path.exists():
             return [], []
         rows, notes, offset, torn = [], [], 0, None
         for number, line in enumerate(self.path.read_bytes().splitlines(keepends=True), 1):
             try:
                 if line.strip():
-                    rows.append(Row.from_dict(json.loads(line)))
+                    rows.append(read_row(line))
                     torn = None
-            except (ValueError, KeyError, TypeError, AttributeError):
-                notes.append(f"{self.path}: line {number} is not a result record; skipped")
-                torn = offset
+            except RowError as err:
+                notes.append(line_note(self.path, number, err))
+                torn = offset if isinstance(err, TornLine) else None
             offset += len(line)
         if torn is not None:  # the last record was cut short: drop it so appends start clean
             notes[-1] = notes[-1].replace("skipped", "it will be run again")

@@ -127,6 +127,10 @@ LAYOUTS: dict[str, Layout] = {
 }
 
 
+CHARACTERS = LAYOUTS["characters"]
+WORD = re.compile(r"[^\s|]+")  # a run of characters between spaces, tabs and '|'
+
+
 def layout_of(text: str) -> Layout:
     """The first layout whose detector accepts the text."""
     return next(layout for layout in LAYOUTS.values() if layout.detect(text))
@@ -155,11 +159,36 @@ def value_of(token: str) -> int | None:
 def cells_of(text: str, line: int, offset: int = 0) -> list[Cell]:
     """Every cell of one line; the first token that is no digit raises with its place."""
     layout = layout_of(text)
+    if layout is CHARACTERS and ("-" in text or "+" in text or " " in text or "\t" in text):
+        _refuse_words(text, line, offset)
     get = VALUES.get
     cells = [(get(token, -1), token, line, col + offset) for token, col in layout.tokens(text)]
     if min(cells, default=(0,))[0] < 0:
         return [_rare(cell, layout) if cell[0] < 0 else cell for cell in cells]
     return cells
+
+
+def _refuse_words(text: str, line: int, offset: int) -> None:
+    """In a row of characters: a sign joined to a digit ('-5', '+5', '5-'), or, where the cells
+    are one character apart, a word of several ('1.5', 'abc'), is refused with its place."""
+    words = [(m.group(), m.start() + 1) for m in WORD.finditer(text)]
+    cells = [(word, col) for word, col in words if _count_chars(word)]
+    spaced = sum(_count_chars(word) == 1 for word, _ in cells) * 2 > len(cells) > 1
+    for word, col in cells:
+        if "-" in word or "+" in word:
+            raise PuzzleError(_refuse_signed(word), line=line, column=col + offset)
+        if spaced and _count_chars(word) > 1:
+            raise PuzzleError(_refuse_word(word), line=line, column=col + offset)
+
+
+def _refuse_signed(word: str) -> str:
+    return (f"token {word!r} has a sign: a cell holds a digit (1-9, A-Z for 10 and up) or a "
+            f"blank (. 0 or _), never a signed number")
+
+
+def _refuse_word(word: str) -> str:
+    return (f"token {word!r} is not a digit: the cells of this row are one character each, "
+            f"apart (use 1-9, A-Z for 10 and up, and . 0 or _ for a blank)")
 
 
 def _rare(cell: Cell, layout: Layout) -> Cell:
@@ -194,7 +223,7 @@ def build(cells: Sequence[Cell], shape: Shape | None, name: str = "") -> Puzzle:
 def _too_large(value: int, text: str, shape: Shape) -> str:
     if text.isalpha():
         top = DIGITS[shape.side - 1]
-        digits = "1-9" if shape.side <= 9 else f"1-9 and A-{top}"
+        digits = f"1-{top}" if shape.side <= 9 else f"1-9 and A-{top}"
         return f"character {text!r} is not a digit of a {shape} grid (its digits are {digits})"
     return f"value {value} is larger than {shape.side}, the largest digit of a {shape} grid"
 

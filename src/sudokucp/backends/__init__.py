@@ -10,9 +10,12 @@ colons: 'command:run=docker run img:1.0 {file}'.
 from __future__ import annotations
 
 import importlib
+import logging
 from typing import Any
 
 from sudokucp.backends.base import Backend, OptionError
+
+logger = logging.getLogger(__name__)
 
 BACKENDS: dict[str, str] = {
     "naive": "sudokucp.backends.naive:NaiveRecursive",
@@ -165,14 +168,21 @@ def from_spec(spec: str) -> Backend:
 
 
 def available_backends() -> list[str]:
-    """Names of the backends whose module loads and whose package imports here."""
-    names = []
+    """Names of the backends whose module loads and whose package imports here; the others are
+    named with the reason in one notice (logged at INFO: the command line shows it)."""
+    names, missing = [], []
     for name in BACKENDS:
         try:
-            if backend_class(name).available():
-                names.append(name)
-        except ImportError:
+            cls = backend_class(name)
+        except ImportError as err:
+            missing.append(f"{name} (cannot load: {err})")
             continue
+        if cls.available():
+            names.append(name)
+        else:
+            missing.append(f"{name} ({unavailable_reason(cls)})")
+    if missing:
+        logger.info("backends not available here, left out: %s", "; ".join(missing))
     return names
 
 

@@ -5,7 +5,9 @@ solve() after the options were checked by the constructor:
 
 - solutions: up to `limit` grids (0 = every one), each a tuple of N*N digits; the judge checks them.
   Collect them in `self.collector()` (a list that counts every grid and keeps the first few the
-  caller asked for, so counting runs in constant memory); a plain list works too.
+  caller asked for, so counting runs in constant memory, and that hands each grid as it comes to
+  a caller streaming them, see `streaming`); a plain list works too, handed over at the end.
+  `counting` says how the backend's memory grows while it counts (`sudoku-cp backends`).
 - complete: True only when the search space was exhausted, so the count (and UNSAT) is exact.
   A backend that can never prove a count says so with `complete = False` on the class or instance.
 - deadline: a `time.perf_counter()` value, or None. Look at it with `expired(deadline)` every
@@ -26,10 +28,11 @@ solve() after the options were checked by the constructor:
 from __future__ import annotations
 
 import abc
+import contextlib
 import importlib
 import resource
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -54,18 +57,25 @@ def expired(deadline: float | None) -> bool:
     return deadline is not None and time.perf_counter() > deadline
 
 
+OnSolution = Callable[[Grid], None]  # told of each solution as the search finds it
+CONSTANT = "constant memory"  # the usual `counting`: nothing kept per solution counted
+
+
 class Found:
-    """The solutions of one search: every grid counted, the first `keep` kept (None: all).
+    """The solutions of one search: every grid counted, the first `keep` kept (None: all), each
+    handed to `on_solution` as it comes when a caller streams them.
 
     Appended to and measured with len() like a list, so `len(found) == limit` stops a search."""
 
-    __slots__ = ("count", "keep", "kept")
+    __slots__ = ("count", "keep", "kept", "on_solution")
 
-    def __init__(self, keep: int | None = None) -> None:
-        self.count, self.keep, self.kept = 0, keep, []
+    def __init__(self, keep: int | None = None, on_solution: OnSolution | None = None) -> None:
+        self.count, self.keep, self.kept, self.on_solution = 0, keep, [], on_solution
 
     def append(self, grid: Sequence[int]) -> None:
         self.count += 1
+        if self.on_solution is not None:
+            self.on_solution(tuple(grid))
         if self.keep is None or len(self.kept) < self.keep:
             self.kept.append(tuple(grid))
 
@@ -95,6 +105,8 @@ class Backend(abc.ABC):
     loads: ClassVar[tuple[str, ...]] = ()  # modules load() imports besides `module`
     _loaded: ClassVar[set[str]] = set()
     _keep: int | None = None  # solutions solve() keeps, for collector()
+    _on_solution: OnSolution | None = None  # where solutions stream, see streaming()
+    counting: ClassVar[str] = CONSTANT  # how memory grows with the count, said by `backends`
     _available: ClassVar[dict[str, bool]] = {}
 
     def __init__(self, **options: Any) -> None:
@@ -179,8 +191,21 @@ class Backend(abc.ABC):
         return ":".join([spec_name(type(self)), *changed])
 
     def collector(self) -> Found:
-        """Where `_search` collects solutions: counts them all, keeps what solve() was asked to."""
+        """Where `_search` collects solutions: counts them all, keeps what solve() was asked to,
+        or, while streaming, hands each one on and keeps none."""
+        if self._on_solution is not None:
+            return Found(0, self._on_solution)
         return Found(self._keep)
+
+    @contextlib.contextmanager
+    def streaming(self, on_solution: OnSolution) -> Iterator[None]:
+        """Within it, solve() hands each solution to `on_solution` as it is found (at the end for
+        a search that returns them all at once) and keeps none in its result."""
+        self._on_solution = on_solution
+        try:
+            yield
+        finally:
+            self._on_solution = None
 
     def solve(self, puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None,
               keep: int | None = None) -> Result:
@@ -203,10 +228,20 @@ class Backend(abc.ABC):
         if loaded:
             stats = {**stats, "load_s": loaded}
         count = len(solutions)
-        kept = tuple(tuple(s) for s in solutions)[:keep]
+        kept = self._hand_over(solutions)[:keep]
         status = self._status(count, complete, limit, deadline, bool(stats.get(TIMED_OUT)))
         return Result(self.label, puzzle.name, status, kept, complete, seconds, stats,
                       found=None if count == len(kept) else count, cpu=cpu)
+
+    def _hand_over(self, solutions: Sequence[Grid] | Found) -> tuple[Grid, ...]:
+        """The solutions to keep; while streaming, those not yet handed on go now and none stay."""
+        streamed = getattr(solutions, "on_solution", None)
+        if self._on_solution is None:
+            return tuple(tuple(s) for s in solutions)
+        if streamed is not self._on_solution:
+            for grid in solutions:
+                self._on_solution(tuple(grid))
+        return ()
 
     @staticmethod
     def _status(count: int, complete: bool, limit: int, deadline: float | None,

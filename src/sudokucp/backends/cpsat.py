@@ -2,7 +2,9 @@
 
 Glossary: x = the model's variables, n = side, limit = solutions wanted (0 = all).
 Counting enumerates through a solution callback that stops the search at the limit, on one worker
-whatever `workers` says; the count is exact only when CP-SAT ends with OPTIMAL or INFEASIBLE.
+whatever `workers` says; the count is exact only when CP-SAT ends with OPTIMAL or INFEASIBLE. An
+exception from the collector (a streaming caller whose output closed) stops the search and is
+raised once CP-SAT has returned.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ def build_boolean(model: Any, puzzle: Puzzle) -> list[Any]:
 
 
 BUILDERS = {"integer": build_integer, "boolean": build_boolean}
+MAX_WORKERS = 10_000  # CP-SAT refuses num_workers above it (MODEL_INVALID)
 
 
 def make_collector(base: type, cells: list[Any], limit: int, found: Found) -> Any:
@@ -49,10 +52,15 @@ def make_collector(base: type, cells: list[Any], limit: int, found: Found) -> An
     class Collector(base):  # type: ignore[misc, valid-type]
         def __init__(self) -> None:
             super().__init__()
-            self.solutions = found
+            self.solutions, self.raised = found, None
 
         def on_solution_callback(self) -> None:
-            self.solutions.append(tuple(self.value(v) for v in cells))
+            try:
+                self.solutions.append(tuple(self.value(v) for v in cells))
+            except BaseException as err:  # a streaming caller gave up: stop, raise it after
+                self.raised = err
+                self.stop_search()
+                return
             if limit and len(self.solutions) >= limit:
                 self.stop_search()
 
@@ -70,12 +78,13 @@ class CPSat(Backend):
     package = "ortools"
     defaults = {"model": "integer", "workers": 1}
     choices = {"model": ("integer", "boolean")}
+    counting = "nearly constant memory: CP-SAT's own bookkeeping grows slightly"
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
-        if self.options["workers"] < 1:
-            raise OptionError(f"option 'workers' of 'cpsat' is a number of threads, at least 1, "
-                              f"not {self.options['workers']}")
+        if not 1 <= self.options["workers"] <= MAX_WORKERS:
+            raise OptionError(f"option 'workers' of 'cpsat' is a number of threads from 1 to "
+                              f"{MAX_WORKERS:,} (CP-SAT's bound), not {self.options['workers']}")
 
     @property
     def cores(self) -> int:
@@ -100,10 +109,13 @@ class CPSat(Backend):
             collector = make_collector(cp_model.CpSolverSolutionCallback, cells, limit,
                                        self.collector())
             status = solver.solve(model, collector)
+            if collector.raised is not None:
+                raise collector.raised
             solutions = collector.solutions
             complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
         if status == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
+            why = model.validate() or solver.solution_info() or "no reason given"
+            raise RuntimeError(f"CP-SAT rejected the model or its parameters: {why}")
         stats = self._stats(solver, built - start, time.perf_counter() - built)
         if limit_at is not None and not complete and not (limit and len(solutions) >= limit):
             stats[TIMED_OUT] = 1  # CP-SAT's own limit stopped it, on a clock started after ours

@@ -34,6 +34,7 @@ guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, res
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import threading
 import time
@@ -59,6 +60,7 @@ FIRST_BUDGET = 256  # guesses (or conflicts and decisions) before the first look
 BUDGET_S = 0.005  # aim of each later budget, in seconds
 CAPACITY = 1024  # solutions the buffer holds before the kernel hands them over
 
+logger = logging.getLogger(__name__)
 _pending: dict[str, float] = {}  # kernel -> seconds of its one-off compile, until reported
 
 
@@ -121,6 +123,20 @@ def _cache_folder() -> Iterator[None]:
         numba.config.CACHE_DIR = saved
 
 
+def _cached(module: str) -> bool:
+    """Whether numba's cache folder (as set by _cache_folder) holds machine code of `module`."""
+    import numba
+
+    folder = Path(numba.config.CACHE_DIR)
+    return folder.is_dir() and any(folder.rglob(f"{module}.*.nbi"))
+
+
+@cache
+def _say_compiling() -> None:
+    """Tell, once per process, that the first use compiles for a while (the CLI shows it)."""
+    logger.info("compiling the jit kernels (first use; cached afterwards)…")
+
+
 @cache
 def warm(kernel: str) -> ModuleType:
     """Import and compile a kernel ("dfs" or "cdcl") once per process, by solving an empty 4x4
@@ -132,6 +148,8 @@ def warm(kernel: str) -> ModuleType:
         warm("dfs")  # its propagation prepares the root
     t0 = time.perf_counter()
     with _cache_folder():
+        if not _cached(f"jit_{kernel}"):
+            _say_compiling()
         if kernel == "dfs":
             from sudokucp.backends import jit_dfs as module
         else:

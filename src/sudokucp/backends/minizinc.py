@@ -7,21 +7,28 @@ The toolchain is not on PyPI: the backend is available only where the `minizinc`
 (Debian/Ubuntu: `apt-get install minizinc flatzinc`). Each solve runs MiniZinc once: flattening,
 then the solver. MiniZinc's time limit covers both, so the time left is passed whole; `build_s`
 is MiniZinc's flattening time and `solve_s` the solver's. Counting asks for `limit` solutions
-(all of them for 0); the count is exact when MiniZinc reports the search exhausted.
+(all of them for 0) and reads them as MiniZinc streams them, each handed to the collector and
+dropped (the package's `solve` would gather every one: 1.3 GB for 1.9 M solutions); the count is
+exact when MiniZinc reports the search exhausted.
 Stats read back: nodes and failures (the solver's), build_s, solve_s.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import shutil
+import signal
+import threading
 import time
 import warnings
+from collections.abc import Iterator
 from datetime import timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sudokucp.backends.base import TIMED_OUT, Backend, OptionError, SearchOutcome
+from sudokucp.backends.base import TIMED_OUT, Backend, Found, OptionError, SearchOutcome
 from sudokucp.puzzle import Grid, Puzzle
 
 MODEL = "sudoku.mzn"
@@ -67,6 +74,62 @@ def instance_for(solver_id: str) -> Any:
     return minizinc.Instance(minizinc.Solver.lookup(solver_id), model)
 
 
+class _Watched:
+    """The install's driver, keeping the MiniZinc processes it starts so that Ctrl-C can stop
+    them; a process started after Ctrl-C is stopped at once."""
+
+    def __init__(self, driver: Any) -> None:
+        self.driver, self.processes, self.interrupts = driver, [], 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.driver, name)
+
+    async def _create_process(self, *args: Any, **kwargs: Any) -> Any:
+        process = await self.driver._create_process(*args, **kwargs)
+        self.processes.append(process)
+        if self.interrupts:
+            self.stop(signal.SIGTERM)
+        return process
+
+    def stop(self, signum: int) -> None:
+        """Send `signum` to every MiniZinc process still running."""
+        for process in self.processes:
+            if process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.send_signal(signum)
+
+
+@contextlib.contextmanager
+def stop_on_interrupt(instance: Any) -> Iterator[None]:
+    """While the block runs MiniZinc, the first Ctrl-C terminates it (MiniZinc stops its solver
+    and ends its output, which is read to the end, so no pipe stays full) and KeyboardInterrupt
+    is raised when the block ends; a second Ctrl-C kills it and raises at once. Elsewhere than
+    in the main thread, or under a SIGINT handler of the caller's, the block runs as it is."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    watched = instance._driver = _Watched(instance._driver)  # the package's one driver slot
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        watched.interrupts += 1
+        watched.stop(signal.SIGTERM if watched.interrupts == 1 else signal.SIGKILL)
+        if watched.interrupts > 1:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield
+    except Exception:
+        if not watched.interrupts:
+            raise  # else MiniZinc's complaint at SIGTERM: the Ctrl-C below says it all
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        instance._driver = watched.driver
+    if watched.interrupts:
+        raise KeyboardInterrupt
+
+
 def grid_of(solution: Any) -> Grid:
     """The cells of one MiniZinc solution, row-major."""
     return tuple(v for line in solution.x for v in line)
@@ -82,6 +145,7 @@ class MiniZinc(Backend):
     module = "minizinc"
     package = "minizinc"
     defaults = {"solver": "gecode", "domain": True}
+    counting = "constant memory: solutions read as MiniZinc streams them"
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -118,24 +182,36 @@ class MiniZinc(Backend):
 
         n, shape = puzzle.side, puzzle.shape
         left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+        found = self.collector()
         with self._instance().branch() as instance, warnings.catch_warnings():
             warnings.simplefilter("ignore", MiniZincWarning)  # Gecode 6.2's library is dated
             instance["r"], instance["c"] = shape.box_rows, shape.box_cols
             instance["dom"] = self.options["domain"]
             instance["givens"] = [list(puzzle.cells[i * n:(i + 1) * n]) for i in range(n)]
-            result = instance.solve(time_limit=None if left is None else timedelta(seconds=left),
-                                    all_solutions=not limit, nr_solutions=limit or None)
-        return self._read(minizinc.Status, result, limit, deadline is not None)
+            with stop_on_interrupt(instance):
+                outcome, raw = asyncio.run(self._stream(instance, found, limit, left))
+        return self._read(minizinc.Status, outcome, raw, found, limit, deadline is not None)
 
-    def _read(self, status: Any, result: Any, limit: int, timed: bool) -> SearchOutcome:
-        if result.status is status.ERROR:
-            raise RuntimeError(f"MiniZinc reported an error: {result.statistics}")
-        solutions = result.solution or []
-        found = self.collector()
-        for solution in solutions if isinstance(solutions, list) else [solutions]:
-            found.append(grid_of(solution))
-        complete = result.status in (status.ALL_SOLUTIONS, status.UNSATISFIABLE)
-        stats = self._stats(result.statistics)
+    @staticmethod
+    async def _stream(instance: Any, found: Found, limit: int,
+                      left: float | None) -> tuple[Any, dict[str, Any]]:
+        """Each solution into `found` as MiniZinc prints it; the last status and the statistics."""
+        status, statistics = None, {}
+        async for result in instance.solutions(
+                time_limit=None if left is None else timedelta(seconds=left),
+                all_solutions=not limit, nr_solutions=limit or None):
+            status = result.status
+            statistics.update(result.statistics)
+            if result.solution is not None:
+                found.append(grid_of(result.solution))
+        return status, statistics
+
+    def _read(self, status: Any, outcome: Any, raw: dict[str, Any], found: Found, limit: int,
+              timed: bool) -> SearchOutcome:
+        if outcome is status.ERROR:
+            raise RuntimeError(f"MiniZinc reported an error: {raw}")
+        complete = outcome in (status.ALL_SOLUTIONS, status.UNSATISFIABLE)
+        stats = self._stats(raw)
         if timed and not complete and len(found) != limit:
             stats[TIMED_OUT] = 1
         return found, complete, stats

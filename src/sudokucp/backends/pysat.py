@@ -32,11 +32,23 @@ SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "maplechrono", "
 GIVENS = ("simplify", "assume")
 FIRST_BUDGET = 1000  # conflicts of CaDiCaL's first chunk when a deadline is set
 COUNTERS = ("conflicts", "decisions", "propagations", "restarts")
+INTERRUPTED = "Caught keyboard interrupt"  # the message of python-sat's error on SIGINT
 
 
 def solve_until(solver: Any, assumptions: list[int], deadline: float | None,
                 chunks: bool) -> bool | None:
-    """True (a model), False (none under the assumptions) or None (the deadline came first)."""
+    """True (a model), False (none under the assumptions) or None (the deadline came first);
+    Ctrl-C during the search raises KeyboardInterrupt."""
+    try:
+        return _solve_until(solver, assumptions, deadline, chunks)
+    except Exception as err:
+        if INTERRUPTED in str(err):  # python-sat's own SIGINT handler, inside the C solver
+            raise KeyboardInterrupt from None
+        raise
+
+
+def _solve_until(solver: Any, assumptions: list[int], deadline: float | None,
+                 chunks: bool) -> bool | None:
     if deadline is None:
         return solver.solve(assumptions=assumptions)
     if chunks:
@@ -165,6 +177,8 @@ class PySAT(Backend):
     package = "python-sat"
     defaults = {"solver": "cadical195", "encoding": "extended", "givens": "simplify"}
     choices = {"solver": SOLVERS, "encoding": ENCODINGS, "givens": GIVENS}
+    counting = ("grows with the count: each solution adds a blocking clause the solver keeps "
+                "(a few hundred bytes a 9x9 solution)")
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         start = time.perf_counter()

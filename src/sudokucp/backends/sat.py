@@ -6,11 +6,15 @@ free variables are renumbered 1..F for PicoSAT.
 A time limit is kept by solving in chunks of propagations (`prop_limit`), growing each time, since
 PicoSAT cannot be stopped from outside a call; an exhausted solution iterator counts as proof only
 when no chunk limit could have cut it short.
+Counting cannot run in constant memory: PicoSAT rules out each model found with a blocking clause
+it keeps (itersolve), and the chunks hand the blocks found so far to the next call (kept packed,
+4 bytes a literal). `--memory` caps it.
 """
 
 from __future__ import annotations
 
 import time
+from array import array
 from collections.abc import Callable
 from typing import Any
 
@@ -56,6 +60,8 @@ class PycoSAT(Backend):
     package = "pycosat"
     defaults = {"encoding": "extended"}
     choices = {"encoding": ENCODINGS}
+    counting = ("grows with the count: each solution adds a blocking clause that PicoSAT keeps "
+                "(about 1 KB a 9x9 solution)")
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         import pycosat
@@ -110,23 +116,23 @@ class PycoSAT(Backend):
         if not variables:
             found.append(grid_of([]))
             return True
-        blocks: Clauses = []  # one clause per model found, ruling it out
+        blocks: Clauses = []  # one clause per model found, ruling it out, packed (array 'i')
         while time.perf_counter() < chunks.deadline:
             clauses = simple.clauses + blocks
             if limit != 1:
                 start = time.perf_counter()
                 for model in pycosat.itersolve(clauses, vars=variables, prop_limit=chunks.budget):
                     found.append(grid_of(model))
-                    blocks.append(block(model))
+                    blocks.append(array("i", block(model)))
                     clauses.append(blocks[-1])
-                    if len(found) == limit:
+                    if len(found) == limit or expired(chunks.deadline):
                         return False
                 chunks.grow(time.perf_counter() - start)
             answer = chunks.solve(clauses, variables)
             if answer in ("UNSAT", "UNKNOWN"):
                 return answer == "UNSAT"
             found.append(grid_of(answer))
-            blocks.append(block(answer))
+            blocks.append(array("i", block(answer)))
             if len(found) == limit:
                 return False
         return False

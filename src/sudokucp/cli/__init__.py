@@ -14,6 +14,7 @@ from sudokucp.cli.common import (
     USER_ERRORS,
     CommandError,
     HelpFormatter,
+    Parser,
     fail,
 )
 from sudokucp.cli.compare import add_compare
@@ -25,11 +26,12 @@ from sudokucp.cli.rate import add_rate
 from sudokucp.cli.report import add_report
 from sudokucp.cli.solve import add_backends, add_check, add_solve
 from sudokucp.cli.trace import add_trace
+from sudokucp.progress import show_notices
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="sudoku-cp", formatter_class=HelpFormatter,
         description="Solve Sudoku grids of any shape with interchangeable backends and compare "
                     "them.")
@@ -59,6 +61,7 @@ COMMANDS = [add_solve, add_check, add_backends, add_bench, add_generate, add_rat
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; bad input gets a one-line message and exit status 2."""
     args = build_parser().parse_args(argv)
+    show_notices()  # the library's one-off news (a first compile) on standard error
     args.argv = list(sys.argv[1:] if argv is None else argv)  # as typed, for reports
     try:
         return args.handler(args)

@@ -6,7 +6,9 @@ import argparse
 import contextlib
 import shlex
 import signal
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from sudokucp.backends import split_specs
 from sudokucp.cli.common import (
@@ -16,14 +18,18 @@ from sudokucp.cli.common import (
     CommandError,
     count_arg,
     fail,
+    memory_arg,
     plural,
-    positive_arg,
     puzzle_source,
     require_cpu_limit,
-    size_arg,
+    seconds_arg,
+    whole_arg,
 )
 from sudokucp.executors import EXECUTORS
-from sudokucp.result import Status
+from sudokucp.result import Row, Status
+
+if TYPE_CHECKING:
+    from sudokucp.harness import BenchOutcome
 
 
 def add_bench(sub: argparse._SubParsersAction) -> None:
@@ -34,8 +40,10 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
                                    "cross-validate the backends and write results.jsonl, "
                                    "results.csv, summary.csv, cactus.png and summary.md to OUT "
                                    "(one bench at a time per folder). "
-                                   "Exit status: 0 all agree, 1 wrong answers or disagreements, "
-                                   "2 bad input, an OUT that is in use or cannot be written, or "
+                                   "Exit status: 0 all agree, 1 wrong answers, disagreements or "
+                                   "no run answered, "
+                                   "2 bad input, an OUT that is in use or cannot be written, "
+                                   "an OUT holding runs without --resume or --overwrite, or "
                                    "--resume with other settings; 130 on Ctrl-C, 143 on SIGTERM "
                                    "(every finished run kept).")
     p.add_argument("--backends", nargs="+", required=True, metavar="SPEC",
@@ -45,11 +53,11 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--puzzles", nargs="+", required=True, metavar="FILE",
                    help="puzzle files, or names of data sets (`sudoku-cp datasets`), fetched "
                         "on first use")
-    p.add_argument("--limit", type=int, choices=(0, 1, 2), default=1,
+    p.add_argument("--limit", type=whole_arg, choices=(0, 1, 2), default=1,
                    help="solutions to look for: 1 (default), 2 (uniqueness) or 0 (all)")
-    p.add_argument("--timeout", type=positive_arg, default=10.0, metavar="S",
+    p.add_argument("--timeout", type=seconds_arg, default=10.0, metavar="S",
                    help="seconds per run (default 10); the worker is killed shortly after")
-    p.add_argument("--cpu-limit", type=positive_arg, metavar="S",
+    p.add_argument("--cpu-limit", type=seconds_arg, metavar="S",
                    help="CPU seconds per run (every thread and child program counted); a run "
                         "past it is killed and reads TIMEOUT. Needs Linux's /proc")
     p.add_argument("--measure", choices=("cpu", "wall"), default="cpu",
@@ -66,15 +74,18 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default="bench-out", metavar="DIR",
                    help="output folder, made with its parents if missing (default bench-out)")
     p.add_argument("--resume", action="store_true",
-                   help="skip the runs already in DIR/results.jsonl (otherwise it is replaced); "
-                        "refused when they were made with another --limit, --timeout, --memory "
-                        "or backend version")
+                   help="skip the runs already in DIR/results.jsonl (without it or "
+                        "--overwrite, a DIR holding runs is refused); refused when they were "
+                        "made with another --limit, --timeout, --memory or backend version")
+    p.add_argument("--overwrite", action="store_true",
+                   help="start over in a DIR that holds the runs of an earlier bench, replacing "
+                        "its results.jsonl")
     p.add_argument("--retry", type=_statuses, default=frozenset(), metavar="STATUS,...",
                    help="with --resume: run again the finished runs that ended so, e.g. "
                         "crash,timeout (statuses: " + ", ".join(s.value for s in Status) + ")")
-    p.add_argument("--seed", type=int, metavar="S",
+    p.add_argument("--seed", type=whole_arg, metavar="S",
                    help="shuffle the order of all runs with this seed")
-    p.add_argument("--memory", type=size_arg, default=4096, metavar="MB",
+    p.add_argument("--memory", type=memory_arg, default=4096, metavar="MB",
                    help="address-space cap per worker (default 4096; 0 = none)")
     p.add_argument("--max-puzzles", type=count_arg, metavar="K",
                    help="the first K puzzles of each file")
@@ -137,7 +148,9 @@ def _stopped(received: list[int]) -> int:
 
 
 def _cluster_options(args: argparse.Namespace) -> dict[str, object]:
-    """The options of --executor dask, refused with another executor; the extra is checked."""
+    """The options of --executor dask, refused with another executor; the extra, the scheduler's
+    address and the number of local workers are checked before any work. A local cluster's
+    worker count is filled in (the usable cores), for the summary."""
     given = {name: getattr(args, name) for name in ("scheduler", "workers", "chunk")
              if getattr(args, name) is not None}
     if args.executor != "dask":
@@ -147,11 +160,16 @@ def _cluster_options(args: argparse.Namespace) -> dict[str, object]:
     if args.scheduler is not None and args.workers is not None:
         raise CommandError("--workers starts a local cluster; with --scheduler the cluster's "
                            "workers are those started there")
-    from sudokucp.executors.dask_cluster import MissingExtra, load_distributed
+    from sudokucp.executors import dask_cluster
+    from sudokucp.executors.local import usable_cores
 
     try:
-        load_distributed()
-    except MissingExtra as err:
+        dask_cluster.load_distributed()
+        if args.scheduler is not None:
+            dask_cluster.check_scheduler(args.scheduler)
+        else:
+            dask_cluster.check_workers(given.setdefault("workers", usable_cores()))
+    except (dask_cluster.MissingExtra, dask_cluster.ClusterError) as err:
         raise CommandError(str(err)) from None
     return given
 
@@ -166,6 +184,9 @@ def run_bench(args: argparse.Namespace) -> int:
 
     if args.retry and not args.resume:
         raise CommandError("--retry runs again some runs of an earlier bench: add --resume")
+    if args.resume and args.overwrite:
+        raise CommandError("--resume goes on with the runs in --out, --overwrite replaces them: "
+                           "choose one")
     if args.jobs > usable_cores():
         fail(f"--jobs {args.jobs} exceeds the {usable_cores()} usable cores: using "
              f"{usable_cores()}" + (" (each pinned worker takes a core of its own)"
@@ -181,7 +202,8 @@ def run_bench(args: argparse.Namespace) -> int:
     config = BenchConfig(specs, puzzles, Path(args.out), args.limit, args.timeout,
                          args.jobs, args.resume, args.seed, args.memory or None,
                          args.max_puzzles, args.executor, args.retry, command, cluster,
-                         args.repeat, args.measure, args.cpu_limit, args.pin)
+                         args.repeat, args.measure, args.cpu_limit, args.pin,
+                         overwrite=args.overwrite)
     progress: list[Progress] = []
     with _stopped_by_signals() as received:
         try:
@@ -199,11 +221,29 @@ def run_bench(args: argparse.Namespace) -> int:
         fail(f"noise warning: {warning}")
     log = config.out / "results.jsonl"
     print(f"{plural(outcome.ran, 'run')} done, {outcome.skipped} already in {log}")
+    print(status_counts(outcome.rows))
     for d in outcome.disagreements:
         print(f"DISAGREEMENT {d.puzzle} ({d.hash}): {d.message}")
     print("wrote " + ", ".join(str(p) for p in outcome.files))
     if outcome.interrupted:
         return _stopped(received)
-    if outcome.disagreements and args.fail_on_disagreement:
+    return exit_status(outcome, args.fail_on_disagreement)
+
+
+def status_counts(rows: Sequence[Row]) -> str:
+    """'5 runs: 3 solved, 2 error': the runs in the tables, counted by status."""
+    counts = Counter(row.status for row in rows)
+    return f"{plural(len(rows), 'run')}: " + ", ".join(
+        f"{counts[status]} {status.value}" for status in Status if counts[status])
+
+
+def exit_status(outcome: BenchOutcome, fail_on_disagreement: bool) -> int:
+    """1 on disagreements (unless told otherwise) or when no run answered (SOLVED or UNSAT),
+    2 when puzzle lines were unreadable, 0 otherwise."""
+    if outcome.disagreements and fail_on_disagreement:
+        return EXIT_UNSOLVED
+    if not any(row.answered for row in outcome.rows):
+        fail("no run answered (solved or unsat): see the statuses above and results.csv's "
+             "error column")
         return EXIT_UNSOLVED
     return EXIT_USAGE if outcome.problems else EXIT_OK

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Iterator
 from itertools import chain
 from pathlib import Path
+from typing import NoReturn
 
 from sudokucp.backends import (
     BackendUnavailable,
@@ -22,6 +24,22 @@ USER_ERRORS = (PuzzleError, UnknownBackend, BackendUnavailable, OptionError)
 
 class CommandError(Exception):
     """A usage problem the command reports in one line before exiting with status 2."""
+
+
+class OutputClosed(BaseException):
+    """Standard output was closed by its reader (`| head`): unwinds a search, which would turn
+    an Exception into an ERROR result, so that the command ends quietly."""
+
+
+def end_quietly() -> int:
+    """After standard output was closed: point it at /dev/null, so that nothing left in its
+    buffer fails at exit, and exit with status 0."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_OK
 
 
 def fail(message: str) -> None:
@@ -41,12 +59,17 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def whole_at_least(text: str, least: int) -> int:
-    """`text` as a whole number of at least `least`, or an argparse error saying why not."""
+def whole_arg(text: str) -> int:
+    """`text` as a whole number (a seed), or an argparse error saying it is not one."""
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def whole_at_least(text: str, least: int) -> int:
+    """`text` as a whole number of at least `least`, or an argparse error saying why not."""
+    value = whole_arg(text)
     if value < least:
         raise argparse.ArgumentTypeError(f"{text} must be at least {least}")
     return value
@@ -60,6 +83,13 @@ def count_arg(text: str) -> int:
 def size_arg(text: str) -> int:
     """A whole number of at least 0 (a cap where 0 means none)."""
     return whole_at_least(text, 0)
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose every refusal is one line naming the command, and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -82,17 +112,43 @@ def stdin_hint(source: str) -> None:
 
 
 def number_arg(text: str) -> float:
-    """`text` as a number, or an argparse error saying it is not one."""
+    """`text` as a finite number, or an argparse error saying why not (nan, inf, 1e309, words)."""
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number") from None
+    return value
 
 
 def positive_arg(text: str) -> float:
+    """A finite number above 0 (seconds of a limit)."""
     value = number_arg(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text} must be positive")
+    return value
+
+
+MAX_SECONDS = 365 * 24 * 3600  # a limit past a year is refused: a wait that long overflows
+MAX_MEMORY_MB = 2**40  # an exbibyte: past it no address-space cap can be set
+
+
+def seconds_arg(text: str) -> float:
+    """A time limit: a finite number of seconds above 0 and at most a year."""
+    value = positive_arg(text)
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"{text} seconds is over a year (at most "
+                                         f"{MAX_SECONDS})")
+    return value
+
+
+def memory_arg(text: str) -> int:
+    """A memory cap in MB: a whole number from 0 (none) to MAX_MEMORY_MB."""
+    value = size_arg(text)
+    if value > MAX_MEMORY_MB:
+        raise argparse.ArgumentTypeError(f"{text} MB is more than any address space (at most "
+                                         f"{MAX_MEMORY_MB})")
     return value
 
 
@@ -116,8 +172,9 @@ def puzzle_source(text: str) -> str:
                                f"(`sudoku-cp datasets` lists them)")
         return text
     try:
-        if datasets.cached(text) is None and datasets.get(text).pinned:
-            fail(f"fetching data set {text} from {datasets.source_url(datasets.get(text))}")
+        step = datasets.next_step(text)  # a download, or a conversion of a cached file
+        if step is not None:
+            fail(step)
         return datasets.source(text, progress=True)
     except datasets.DatasetError as err:
         raise CommandError(str(err)) from None

@@ -51,12 +51,13 @@ def run_datasets(args: argparse.Namespace) -> int:
 
 
 def fetch_one(name: str) -> str:
-    """The converted file of a set, saying on standard error when it is downloaded."""
+    """The converted file of a set, saying on standard error what is done to make it: a
+    download, or only a conversion of the upstream file already cached."""
     from sudokucp import datasets
 
-    if datasets.cached(name) is None and datasets.get(name).pinned:
-        print(f"sudoku-cp: fetching {name} from {datasets.source_url(datasets.get(name))}",
-              file=sys.stderr)
+    step = datasets.next_step(name)
+    if step is not None:
+        print(f"sudoku-cp: {step}", file=sys.stderr)
     return str(datasets.fetch(name, progress=True))
 
 

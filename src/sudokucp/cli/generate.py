@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from pathlib import Path
+from typing import TextIO
 
 from sudokucp.backends import (
     from_spec,
@@ -17,7 +20,9 @@ from sudokucp.cli.common import (
     count_arg,
     fail,
     shape_arg,
+    size_arg,
 )
+from sudokucp.files import NotWritable, temporary_beside, writable_file
 from sudokucp.generator import puzzle_seed
 from sudokucp.puzzle import Shape
 
@@ -41,7 +46,7 @@ def add_generate(sub: argparse._SubParsersAction) -> None:
     how_far = p.add_mutually_exclusive_group()
     how_far.add_argument("--minimal", action="store_true",
                          help="try every clue once: no clue left can go (the default)")
-    how_far.add_argument("--givens", type=int, metavar="G",
+    how_far.add_argument("--givens", type=size_arg, metavar="G",
                          help="stop at G givens (G-1 with --symmetric pairs), not minimal; says "
                               "so when G cannot be reached")
     p.add_argument("--symmetric", action="store_true",
@@ -59,8 +64,7 @@ def add_generate(sub: argparse._SubParsersAction) -> None:
 def run_generate(args: argparse.Namespace) -> int:
     from sudokucp import generator
 
-    if args.count < 1:
-        raise CommandError("--count must be at least 1")
+    refuse_bad_options(args)
     try:
         backend = from_spec(args.backend) if args.backend else generator.checker(args.shape)
     except generator.GenerateError as err:
@@ -88,6 +92,16 @@ def run_generate(args: argparse.Namespace) -> int:
     return code
 
 
+def refuse_bad_options(args: argparse.Namespace) -> None:
+    """Refuse, before anything is printed, a --givens the shape cannot hold and --tries alone."""
+    if args.givens is not None and args.givens > args.shape.cells:
+        raise CommandError(f"--givens {args.givens}: a {args.shape} grid has "
+                           f"{args.shape.cells} cells, so at most {args.shape.cells} givens")
+    if args.tries is not None and args.difficulty is None:
+        raise CommandError("--tries bounds the puzzles made while looking for a --difficulty: "
+                           "add --difficulty, or leave --tries out")
+
+
 def _progress(count: int):
     """A progress line on standard error, redrawn in place."""
     def show(index: int, done: int, total: int, givens: int) -> None:
@@ -97,27 +111,43 @@ def _progress(count: int):
 
 
 class _output:
-    """Standard output, or FILE written under a temporary name and renamed when complete."""
+    """Standard output, or FILE written under a hidden temporary name beside it and renamed when
+    complete. FILE is checked on entry, before any puzzle is made; a failed write (a full disk)
+    is one line naming FILE, and nothing is left behind."""
 
     def __init__(self, path: str | None) -> None:
-        self.path = path
+        self.path = None if path is None else Path(path)
 
-    def __enter__(self):
+    def __enter__(self) -> TextIO:
         if self.path is None:
             return sys.stdout
-        self.temp = f"{self.path}.tmp"
-        self.file = open(self.temp, "w", encoding="utf-8")  # noqa: SIM115
+        try:
+            writable_file(self.path)
+        except NotWritable as err:
+            raise CommandError(str(err)) from None
+        self.temp = temporary_beside(self.path)
+        try:
+            self.file = open(self.temp, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as err:
+            raise CommandError(f"cannot write {self.path}: {err.strerror or err}") from None
         return self.file
 
     def __exit__(self, kind, value, traceback) -> None:
         if self.path is None:
             return
-        self.file.close()
-        if kind is None:
-            os.replace(self.temp, self.path)
-        else:
-            os.unlink(self.temp)
-
+        try:
+            self.file.close()
+            if kind is None:
+                os.replace(self.temp, self.path)
+        except OSError as err:
+            value = err
+        finally:
+            with contextlib.suppress(OSError):
+                self.temp.unlink()
+        if isinstance(value, OSError):
+            raise CommandError(f"cannot write {self.path}: {value.strerror or value}; nothing "
+                               f"was kept (the same command makes the same puzzles again)"
+                               ) from None
 
 
 def command_line(shape: Shape, count: int, seed: int | str, *, givens: int | None = None,

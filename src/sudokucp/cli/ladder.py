@@ -17,8 +17,10 @@ from sudokucp.cli.common import (
     count_arg,
     fail,
     plural,
-    positive_arg,
+    seconds_arg,
+    whole_arg,
 )
+from sudokucp.files import NotWritable, writable_file, writable_folder, write_error
 
 
 def add_ladder(sub: argparse._SubParsersAction) -> None:
@@ -35,11 +37,11 @@ def add_ladder(sub: argparse._SubParsersAction) -> None:
                                    "checked. Exit status 2 on unreadable files or entries.")
     p.add_argument("files", nargs="+", metavar="FILE", help="puzzle files (one grid set each)")
     p.add_argument("--out", default="ladder", metavar="DIR", help="folder for the report")
-    p.add_argument("--timeout", type=positive_arg, default=2.0, metavar="S",
+    p.add_argument("--timeout", type=seconds_arg, default=2.0, metavar="S",
                    help="seconds of search per run")
     p.add_argument("--sample", type=count_arg, metavar="K",
                    help="K grids drawn at random (--seed) from each file (default: every grid)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of --sample")
+    p.add_argument("--seed", type=whole_arg, default=0, metavar="S", help="seed of --sample")
     p.add_argument("--rungs", metavar="KEY,...",
                    help=f"rungs to run (default: all): {', '.join(r.key for r in RUNGS)}")
     p.add_argument("--jobs", type=count_arg, default=1, metavar="J", help="runs at a time")
@@ -85,6 +87,7 @@ def run_ladder(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise CommandError(str(err)) from None
     sets = read_sets(args.files, args.sample, args.seed)
+    out = report_folder(args.out)
     total = len(rungs) * sum(len(ps) for _, ps in sets)
     text = header(args, sets)  # the load before the runs
     progress = Progress(total)
@@ -95,10 +98,27 @@ def run_ladder(args: argparse.Namespace) -> int:
         fail(f"{total - len(runs)} of {total} runs came back without a result")
         return EXIT_USAGE
     end = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    rows = ladder.write(runs, rungs, args.timeout, Path(args.out),
-                       text + f"- {plural(total, 'run')} in {time.monotonic() - start:.0f} s "
-                              f"of wall time; load average at the end: {end}\n\nRungs:\n\n")
+    text += (f"- {plural(total, 'run')} in {time.monotonic() - start:.0f} s of wall time; "
+             f"load average at the end: {end}\n\nRungs:\n\n")
+    try:
+        rows = ladder.write(runs, rungs, args.timeout, out, text)
+    except OSError as err:  # a full disk: the runs live in memory only, so show their table
+        print(ladder.markdown(ladder.table(runs, rungs), args.timeout), end="")
+        raise CommandError(f"{write_error(err, out)}; the table is printed above, the files "
+                           f"written before it are kept") from None
     print(ladder.markdown(rows, args.timeout), end="")
-    print(f"sudoku-cp: wrote ladder.md, ladder.csv, ladder_runs.csv, ladder.png to {args.out}",
-          file=sys.stderr)
+    print(f"sudoku-cp: wrote {', '.join(ladder.FILES)} to {out}", file=sys.stderr)
     return EXIT_OK
+
+
+def report_folder(name: str) -> Path:
+    """--out as a folder that takes the report's files, checked before any run."""
+    from sudokucp.ladder import FILES
+
+    try:
+        folder = writable_folder(name)
+        for file in FILES:
+            writable_file(folder / file)
+    except NotWritable as err:
+        raise CommandError(str(err)) from None
+    return folder

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from sudokucp.cli.common import (
     EXIT_OK,
+    EXIT_UNSOLVED,
     EXIT_USAGE,
     BadEntries,
+    end_quietly,
     read_entries,
     shape_arg,
 )
+
+if TYPE_CHECKING:
+    from sudokucp.rating import Rating
 
 
 def add_rate(sub: argparse._SubParsersAction) -> None:
@@ -18,7 +25,9 @@ def add_rate(sub: argparse._SubParsersAction) -> None:
                        description="Rate every puzzle of FILE: givens, whether logic alone solves "
                                    "it, the hardest technique, counts per technique, the hybrid's "
                                    "guesses and a class (simple, easy, intermediate, expert) by "
-                                   "QQWing's rules. Exit status 2 on unreadable entries.")
+                                   "QQWing's rules; a grid with no solution is 'unsolvable', "
+                                   "one with several 'not unique'. Exit status: 1 when some grid "
+                                   "is either, 2 on unreadable entries.")
     p.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input")
     p.add_argument("--format", choices=("table", "csv"), default="table",
                    help="an aligned table with a class count (default), or CSV")
@@ -29,21 +38,42 @@ def add_rate(sub: argparse._SubParsersAction) -> None:
 
 
 def run_rate(args: argparse.Namespace) -> int:
+    """Rate each puzzle and print its line at once; the class count at the end (table)."""
     from sudokucp import rating
 
-    ratings, bad, code = [], BadEntries(args.file), EXIT_OK
-    for entry in read_entries(args.file, args.shape):
-        if entry.error is not None:
-            bad.report(entry)
-            code = EXIT_USAGE
-            continue
-        ratings.append(rating.rate(entry.puzzle, guesses=not args.no_guesses))
-    bad.finish()
-    if not ratings:
-        return code
-    if args.format == "csv":
-        print(rating.to_csv(ratings), end="")
-    else:
-        print(rating.to_table(ratings))
-        print("\n" + ", ".join(f"{k} {v}" for k, v in rating.summarize(ratings).items()))
-    return code
+    state = Rated(BadEntries(args.file))
+    lines = rating.csv_lines if args.format == "csv" else rating.table_lines
+    try:
+        for line in lines(state.ratings(args)):
+            print(line, flush=True)
+        state.bad.finish()
+        if args.format == "table" and any(state.tally.values()):
+            print("\n" + ", ".join(f"{k} {v}" for k, v in state.tally.items()))
+    except BrokenPipeError:
+        return end_quietly()
+    return state.code
+
+
+class Rated:
+    """The ratings of a file as they come, with the class count and the exit status so far."""
+
+    def __init__(self, bad: BadEntries) -> None:
+        from sudokucp.rating import CLASSES
+
+        self.bad, self.code = bad, EXIT_OK
+        self.tally = dict.fromkeys(CLASSES, 0)
+
+    def ratings(self, args: argparse.Namespace) -> Iterator[Rating]:
+        """Rate each readable entry as it is read; report the others."""
+        from sudokucp import rating
+
+        for entry in read_entries(args.file, args.shape):
+            if entry.error is not None:
+                self.bad.report(entry)
+                self.code = EXIT_USAGE
+                continue
+            rated = rating.rate(entry.puzzle, guesses=not args.no_guesses)
+            self.tally[rated.klass] = self.tally.get(rated.klass, 0) + 1
+            if rated.klass in rating.VERDICTS and self.code == EXIT_OK:
+                self.code = EXIT_UNSOLVED  # no solution, or several: not a puzzle
+            yield rated

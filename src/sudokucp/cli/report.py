@@ -7,21 +7,31 @@ import argparse
 import shlex
 from pathlib import Path
 
-from sudokucp.cli.common import EXIT_OK, EXIT_USAGE, CommandError, fail, plural
+from sudokucp.cli.common import (
+    EXIT_OK,
+    EXIT_UNSOLVED,
+    EXIT_USAGE,
+    CommandError,
+    fail,
+    plural,
+)
 
 
 def add_report(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="rebuild a results folder's tables, plots and report.html "
                                       "from its results.jsonl",
                        description="Read DIR/results.jsonl (as `bench --out DIR` wrote it), judge "
-                                   "the runs as bench does (the last run of each, answers past "
-                                   "the time limit as time-outs, cross-validation) and write "
+                                   "the runs as bench does (the last run of each, every claimed "
+                                   "solution checked again against its grid, answers past the "
+                                   "time limit as time-outs, cross-validation) and write "
                                    "results.csv, summary.csv, scores.csv (solved, PAR-2, the "
                                    "virtual best solver), pairs.csv (paired comparisons), "
                                    "instances.csv, cactus.png, scatter/, "
                                    "summary.md and report.html. The log is only read. Exit "
-                                   "status 2 when DIR holds no readable log, or some of its "
-                                   "lines could not be read (the others are reported).")
+                                   "status: 0 all agree, 1 wrong answers or disagreements (as "
+                                   "bench), 2 when DIR holds no readable log, or some of its "
+                                   "lines could not be read (each named; the others are "
+                                   "reported).")
     p.add_argument("folder", metavar="DIR", help="a folder that `sudoku-cp bench` wrote")
     p.add_argument("--out", metavar="OUT", help="write the outputs here instead of DIR")
     p.set_defaults(handler=run_report)
@@ -55,4 +65,6 @@ def run_report(args: argparse.Namespace) -> int:
     for d in folder.disagreements:
         print(f"DISAGREEMENT {d.puzzle} ({d.hash}): {d.message}")
     print("wrote " + ", ".join(str(p) for p in files))
+    if folder.disagreements:
+        return EXIT_UNSOLVED
     return EXIT_USAGE if folder.notes else EXIT_OK

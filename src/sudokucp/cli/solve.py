@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable, Iterator
+from functools import partial
 
 from sudokucp.backends import (
     ALIASES,
@@ -16,7 +19,7 @@ from sudokucp.backends import (
     from_spec,
     unavailable_reason,
 )
-from sudokucp.backends.base import Backend
+from sudokucp.backends.base import Backend, OnSolution
 from sudokucp.check import explain
 from sudokucp.cli.common import (
     EXIT_OK,
@@ -24,14 +27,18 @@ from sudokucp.cli.common import (
     EXIT_USAGE,
     BadEntries,
     CommandError,
-    positive_arg,
+    OutputClosed,
+    count_arg,
+    end_quietly,
+    fail,
     read_entries,
     require_cpu_limit,
+    seconds_arg,
     shape_arg,
     with_many,
 )
 from sudokucp.formats import WRITERS, DuplicateGiven
-from sudokucp.puzzle import Puzzle, to_line
+from sudokucp.puzzle import Grid, Puzzle, to_line
 from sudokucp.result import Result, Status
 
 
@@ -45,14 +52,20 @@ def add_solve(sub: argparse._SubParsersAction) -> None:
                         "(see `sudoku-cp backends`)")
     how_many = p.add_mutually_exclusive_group()
     how_many.add_argument("--count", action="store_true",
-                          help="count every solution, print only the count")
-    how_many.add_argument("--all", action="store_true", help="print every solution")
-    how_many.add_argument("--limit", type=int, metavar="K",
+                          help="count every solution, print only the count (memory per "
+                               "backend: `sudoku-cp backends`)")
+    how_many.add_argument("--all", action="store_true",
+                          help="print every solution as it is found")
+    how_many.add_argument("--limit", type=count_arg, metavar="K",
                           help="stop after K solutions (2 proves uniqueness)")
-    p.add_argument("--timeout", type=positive_arg, metavar="S", help="seconds per grid")
-    p.add_argument("--cpu-limit", type=positive_arg, metavar="S",
+    p.add_argument("--timeout", type=seconds_arg, metavar="S", help="seconds per grid")
+    p.add_argument("--cpu-limit", type=seconds_arg, metavar="S",
                    help="CPU seconds per grid (threads and child programs counted): the grid "
                         "is solved in a worker process, killed past it")
+    p.add_argument("--memory", type=count_arg, metavar="MB",
+                   help="address space per grid: the grid is solved in a worker process that "
+                        "stops with MEMOUT at the cap (counting with a backend whose memory "
+                        "grows with the count: see `sudoku-cp backends`)")
     p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous: "
                                                  "6x6, 12x12, or box 2x3")
     p.add_argument("--format", choices=tuple(DISPLAYS), default="grid",
@@ -87,93 +100,162 @@ def _number(value: object) -> str:
     return str(int(value)) if isinstance(value, float) else str(value)
 
 
-def show_json(puzzle: Puzzle, result: Result, count_only: bool, many: bool) -> None:
-    """One JSON object per grid: the puzzle line and the whole result."""
-    record = {"name": puzzle.name, "grid": puzzle.to_line(), **result.to_dict()}
-    del record["puzzle"]  # the name, given above
-    if count_only:
-        del record["solutions"]
-    print(json.dumps(record))
+class Display:
+    """How solve shows one grid: a head, each solution as it is found, then the status line."""
+
+    streams = True  # solutions shown as they come; False: gathered for one record at the end
+
+    def __init__(self, count_only: bool, many: bool) -> None:
+        self.count_only, self.many = count_only, many
+
+    def head(self, puzzle: Puzzle) -> None:
+        """What comes before the solutions of a grid."""
+
+    def solution(self, puzzle: Puzzle, grid: Grid) -> None:
+        """One solution, written and flushed at once; a closed output ends the command."""
+        try:
+            self.write(puzzle, grid)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise OutputClosed from None
+
+    def write(self, puzzle: Puzzle, grid: Grid) -> None:
+        """Print one solution."""
+
+    def tail(self, puzzle: Puzzle, result: Result) -> None:
+        """The status line after the solutions."""
 
 
-def show_lines(puzzle: Puzzle, result: Result, count_only: bool, many: bool) -> None:
+class JsonDisplay(Display):
+    """One JSON object per grid: the puzzle line and the whole result, solutions included."""
+
+    streams = False
+
+    def tail(self, puzzle: Puzzle, result: Result) -> None:
+        record = {"name": puzzle.name, "grid": puzzle.to_line(), **result.to_dict()}
+        del record["puzzle"]  # the name, given above
+        if self.count_only:
+            del record["solutions"]
+        print(json.dumps(record))
+
+
+class LineDisplay(Display):
     """One solution per line on standard output, the status line on standard error."""
-    for solution in () if count_only else result.solutions:
-        print(to_line(puzzle.shape, solution))
-    print(f"# {puzzle.name}  {status_line(result)}" if many else f"# {status_line(result)}",
-          file=sys.stderr)
+
+    def write(self, puzzle: Puzzle, grid: Grid) -> None:
+        print(to_line(puzzle.shape, grid))
+
+    def tail(self, puzzle: Puzzle, result: Result) -> None:
+        print(f"# {puzzle.name}  {status_line(result)}" if self.many
+              else f"# {status_line(result)}", file=sys.stderr)
 
 
-def writer_display(name: str) -> Display:
-    """A display that writes each solution with WRITERS[name], then the status line."""
-    write = WRITERS[name]
+class WriterDisplay(Display):
+    """Each solution written by WRITERS[name] and a blank line, then the status line."""
 
-    def show(puzzle: Puzzle, result: Result, count_only: bool, many: bool) -> None:
-        if many:
+    def __init__(self, name: str, count_only: bool, many: bool) -> None:
+        super().__init__(count_only, many)
+        self.writer = WRITERS[name]
+
+    def head(self, puzzle: Puzzle) -> None:
+        if self.many:
             print(f"# {puzzle.name}")
-        for solution in () if count_only else result.solutions:
-            print(write(puzzle.shape, solution))
-            print()
+
+    def write(self, puzzle: Puzzle, grid: Grid) -> None:
+        print(self.writer(puzzle.shape, grid))
+        print()
+
+    def tail(self, puzzle: Puzzle, result: Result) -> None:
         print(status_line(result))
-        if many:
+        if self.many:
             print()
 
-    return show
+
+DISPLAYS: dict[str, Callable[[bool, bool], Display]] = {  # format -> (count only, many grids)
+    "grid": partial(WriterDisplay, "grid"), "line": LineDisplay,
+    "numeric": partial(WriterDisplay, "numeric"), "json": JsonDisplay}
 
 
-Display = Callable[[Puzzle, Result, bool, bool], None]  # puzzle, result, count only, many grids
-DISPLAYS: dict[str, Display] = {"grid": writer_display("grid"), "line": show_lines,
-                                "numeric": writer_display("numeric"), "json": show_json}
-
-
-Solver = Callable[[Puzzle, int, int | None], Result]  # puzzle, limit, solutions to keep
+# puzzle, limit, solutions to keep, where solutions stream (in this process only)
+Solver = Callable[[Puzzle, int, int | None, OnSolution | None], Result]
 
 
 @contextlib.contextmanager
-def solver_for(backend: Backend, timeout: float | None,
-               cpu_limit: float | None = None) -> Iterator[Solver]:
-    """The backend's solve in this process or, when it cannot look at the clock and a time limit
-    is set, or a CPU limit is, in a worker process that is killed at the limit (as under
-    bench)."""
-    if cpu_limit is None and (backend.interruptible or timeout is None):
-        yield lambda puzzle, limit, keep: backend.solve(puzzle, limit=limit, time_limit=timeout,
-                                                        keep=keep)
+def solver_for(backend: Backend, timeout: float | None, cpu_limit: float | None = None,
+               memory_mb: int | None = None) -> Iterator[Solver]:
+    """The backend's solve in this process, its solutions streamed, or, when it cannot look at
+    the clock and a time limit is set, or a CPU or memory limit is, in a worker process that is
+    killed at the limit (as under bench), its solutions returned at the end."""
+    if cpu_limit is None and not memory_mb and (backend.interruptible or timeout is None):
+        yield partial(_solve_here, backend, timeout)
         return
     from sudokucp.executors import ResourceLimits, Task, make_executor
 
-    limits = ResourceLimits(time_limit=timeout, cores=backend.cores, cpu_limit=cpu_limit)
+    limits = ResourceLimits(time_limit=timeout, cores=backend.cores, cpu_limit=cpu_limit,
+                            memory_mb=memory_mb or None)
     with make_executor("local", jobs=1) as executor:
 
-        def isolated(puzzle: Puzzle, limit: int, keep: int | None) -> Result:
+        def isolated(puzzle: Puzzle, limit: int, keep: int | None,
+                     on_solution: OnSolution | None) -> Result:
             executor.submit(Task(puzzle.digest, backend.label, puzzle, limit, limits, keep=keep))
             return next(iter(executor.results())).result
 
         yield isolated
 
 
+def _solve_here(backend: Backend, timeout: float | None, puzzle: Puzzle, limit: int,
+                keep: int | None, on_solution: OnSolution | None) -> Result:
+    """Solve in this process, handing each solution to `on_solution` as it is found."""
+    if on_solution is None:
+        return backend.solve(puzzle, limit=limit, time_limit=timeout, keep=keep)
+    with backend.streaming(on_solution):
+        return backend.solve(puzzle, limit=limit, time_limit=timeout, keep=keep)
+
+
 def run_solve(args: argparse.Namespace) -> int:
+    """Solve every grid, printing each solution as it is found; a closed output ends quietly."""
+    try:
+        return _solve_all(args)
+    except (OutputClosed, BrokenPipeError):
+        return end_quietly()
+
+
+def _solve_all(args: argparse.Namespace) -> int:
     backend = from_spec(args.backend)
     limit = _limit(args)
     entries, many = with_many(read_entries(args.file, args.shape))
     bad, code = BadEntries(args.file), EXIT_OK
     require_cpu_limit(args.cpu_limit)
-    with solver_for(backend, args.timeout, args.cpu_limit) as solve:
+    display = DISPLAYS[args.format](args.count, many)
+    with solver_for(backend, args.timeout, args.cpu_limit, args.memory) as solve:
         for entry in entries:
             if entry.error is not None:
                 bad.report(entry)
                 code = EXIT_USAGE
                 continue
-            result = solve(entry.puzzle, limit, 0 if args.count else None)
-            code = _show(entry.puzzle, result, args, many, code)
+            result = _solve_one(solve, entry.puzzle, limit, args.count, display)
+            code = EXIT_UNSOLVED if result.status is not Status.SOLVED and code == EXIT_OK \
+                else code
     bad.finish()
     return code
 
 
-def _show(puzzle: Puzzle, result: Result, args: argparse.Namespace, many: bool, code: int) -> int:
-    """Display one result; the exit status after it."""
-    DISPLAYS[args.format](puzzle, result, args.count, many)
+def _solve_one(solve: Solver, puzzle: Puzzle, limit: int, count_only: bool,
+               display: Display) -> Result:
+    """Solve and show one grid: the solutions as they come (or at the end when they come back
+    from a worker), then its status line; a MEMOUT says how the cap was met."""
+    display.head(puzzle)
+    stream = display.streams and not count_only
+    result = solve(puzzle, limit, 0 if count_only else None,
+                   partial(display.solution, puzzle) if stream else None)
+    for grid in result.solutions if display.streams else ():
+        display.solution(puzzle, grid)
+    display.tail(puzzle, result)
     sys.stdout.flush()
-    return EXIT_UNSOLVED if result.status is not Status.SOLVED and code == EXIT_OK else code
+    if result.status is Status.MEMOUT:
+        fail(f"{puzzle.name}: out of memory at the --memory cap: raise it, or see how each "
+             "backend's memory grows while counting in `sudoku-cp backends`")
+    return result
 
 
 # --- check -----------------------------------------------------------------------------------
@@ -200,10 +282,10 @@ def run_check(args: argparse.Namespace) -> int:
             bad.report(entry)
             code = EXIT_USAGE
             continue
-        name = entry.puzzle.name if entry.puzzle else f"line {entry.line}"
+        name = entry.puzzle.name if entry.puzzle else ""  # a duplicate given names its place
         problems = _problems(entry.puzzle) if entry.puzzle else [str(entry.error)]
-        print(f"{'INVALID' if problems else 'VALID'}  {name}"
-              + (f"  {'; '.join(problems)}" if problems else ""))
+        verdict = "INVALID" if problems else "VALID"
+        print("  ".join(part for part in (verdict, name, "; ".join(problems)) if part))
         sys.stdout.flush()
         if problems and code == EXIT_OK:
             code = EXIT_UNSOLVED
@@ -221,20 +303,44 @@ def add_backends(sub: argparse._SubParsersAction) -> None:
 
 
 def run_backends(args: argparse.Namespace) -> int:
-    rows = [("name", "available", "version", "options", "description")]
+    """Every backend as a line (name, available, version) and its options, description and
+    why it is not available below it, all wrapped to the terminal's width."""
+    width = max(shutil.get_terminal_size().columns, 40)
+    rows, notes, counting = [("name", "available", "version")], [], []
     for name in [*BACKENDS, *WRAPPERS]:
         try:
             cls = backend_class(name)
         except ImportError as err:
-            rows.append((name, "no", "-", "-", f"cannot load: {err}"))
+            rows.append((name, "no", "-"))
+            notes.append([f"cannot load: {err}"])
             continue
-        ok = cls.available()
-        where = "yes" if ok else f"no: {unavailable_reason(cls)}"
         options = " ".join(f"{k}={v}" for k, v in cls.defaults.items()) or "-"
-        rows.append((name, where, cls.version(), options, cls.description))
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    for row in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[4])
+        rows.append((name, "yes" if cls.available() else "no", cls.version()))
+        notes.append([cls.description, f"options: {options}"]
+                     + ([] if cls.available() else [f"not available: {unavailable_reason(cls)}"]))
+        counting.append((name, cls.counting))
+    widths = [max(len(r[i]) for r in rows) for i in range(2)]
+    print(_row(rows[0], widths))
+    for row, lines in zip(rows[1:], notes):
+        print(_row(row, widths))
+        for line in lines:
+            print(_wrap(line, width, "    ", "      "))
+    print("\n" + _wrap("memory while counting (solve --count, --all; cap it with solve "
+                       "--memory MB):", width, "", ""))
+    first = max(len(name) for name, _ in counting)
+    for name, how in counting:
+        print(_wrap(how, width, f"  {name.ljust(first)}  ", " " * (first + 4)))
     aliases = ", ".join(f"{a} -> {n}" for a, n in sorted(ALIASES.items()))
-    print(f"\naliases: {aliases}")
+    print("\n" + _wrap(f"aliases: {aliases}", width, "", "  "))
     return EXIT_OK
+
+
+def _wrap(text: str, width: int, first: str, rest: str) -> str:
+    """`text` in lines of `width`, the first after `first`, the others after `rest`; words whole."""
+    return textwrap.fill(text, width, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False)
+
+
+def _row(row: tuple[str, str, str], widths: list[int]) -> str:
+    """Name and availability padded to their columns, then the version."""
+    return "  ".join([*(c.ljust(w) for c, w in zip(row, widths)), row[2]])

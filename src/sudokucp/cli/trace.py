@@ -82,31 +82,71 @@ def run_trace(args: argparse.Namespace) -> int:
         raise CommandError(f"backend {backend.label!r} is not traced (traced: "
                            f"{', '.join(trace.traced_names())}); the jit backend is compiled")
     puzzle = pick(args.file, args.index, args.shape)
-    events: list[trace.Event] = []
-    ends: list[trace.Event] = []  # the last event, kept when the others are not
+    check_targets(args.out, args.html)
+    page = PageEvents(PAGE_STEPS)
     with jsonl_target(args) as out:
         def sink(event: trace.Event) -> None:
             if args.html is not None:
-                events.append(event)
-            ends[:] = [event]
+                page.add(event)
+            page.last = event
             if out is not None:
                 out.write(trace.line(event) + "\n")
 
         finished = trace.run(backend, puzzle, sink, max_steps=args.max_steps, limit=args.limit)
     if args.html is not None:
-        write_page(args.html, events)
-    return EXIT_OK if finished and ends[-1]["status"] == "solved" else EXIT_UNSOLVED
+        write_page(args.html, page.events())
+    return EXIT_OK if finished and page.last["status"] == "solved" else EXIT_UNSOLVED
+
+
+PAGE_STEPS = 100_000  # steps a replay page keeps (about 75 MB in memory, 13 MB of page)
+
+
+class PageEvents:
+    """The events kept for the replay page: the start and the first `cap` steps, then the end,
+    or past the cap an event saying where the page stops."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap, self.kept, self.steps = cap, [], 0
+        self.last: dict = {}  # the last event of the search, kept or not
+
+    def add(self, event: dict) -> None:
+        self.steps = event.get("step", self.steps)
+        if self.steps <= self.cap:
+            self.kept.append(event)
+
+    def events(self) -> list[dict]:
+        """The page's events; past the cap, a 'truncated' event with the steps not kept."""
+        if self.steps <= self.cap:
+            return self.kept
+        counters = {k: self.kept[-1][k] for k in ("nodes", "guesses", "backtracks")}
+        return [*self.kept, {"event": "truncated", **counters, "max_steps": self.cap,
+                             "page_cap": self.cap, "steps": self.steps}]
+
+
+def check_targets(*paths: Path | None) -> None:
+    """--out and --html as files that can be written, checked before the search."""
+    from sudokucp.files import NotWritable, writable_file
+
+    for path in paths:
+        if path is not None:
+            try:
+                writable_file(path)
+            except NotWritable as err:
+                raise CommandError(str(err)) from None
 
 
 def write_page(path: Path, events: list[dict]) -> None:
     from sudokucp import replay
-    from sudokucp.files import write_text
+    from sudokucp.files import write_error, write_text
 
     try:
         write_text(path, replay.render(events))
     except OSError as err:
-        raise CommandError(f"cannot write {path}: {err.strerror or err}") from None
+        raise CommandError(write_error(err, path)) from None
     last = events[-1]
     what = (f"{last['status']}, {last['solutions']} solution(s)" if last["event"] == "end"
             else f"cut at {last['max_steps']} steps")
+    if "page_cap" in last:
+        what += (f": a page keeps the first {last['page_cap']:,} of the {last['steps']:,} steps "
+                 "(the JSON lines, --out, have them all)")
     print(f"sudoku-cp: wrote {path}: {len(events) - 2} steps, {what}", file=sys.stderr)

@@ -19,6 +19,7 @@ from sudokucp.datasets.fetch import (
     cached,
     fetch,
     get,
+    next_step,
     source_url,
 )
 
@@ -32,4 +33,5 @@ def source(text: str, progress: bool = False) -> str:
 
 
 __all__ = ["BY_NAME", "CACHE_ENV", "CATALOG", "MIRROR_ENV", "DataSet", "DatasetError", "add",
-           "by_hand", "cache_dir", "cached", "fetch", "get", "source", "source_url"]
+           "by_hand", "cache_dir", "cached", "fetch", "get", "next_step", "source",
+           "source_url"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sudokucp.datasets.catalog import BY_NAME, DataSet
 from sudokucp.datasets.convert import ConvertError, convert, to_text
-from sudokucp.files import atomic_write, write_text
+from sudokucp.files import NotWritable, atomic_write, writable_folder, write_error, write_text
 
 CACHE_ENV, MIRROR_ENV = "SUDOKUCP_CACHE", "SUDOKUCP_MIRROR"
 EXTRA = "pip install 'sudoku-cp[datasets]'"
@@ -70,16 +70,49 @@ def cached(name: str) -> Path | None:
     return path if path.is_file() else None
 
 
+def next_step(name: str) -> str | None:
+    """What fetch(name) does, in a line for the user: fetching from the URL, or converting the
+    upstream file already in the cache; None when the set is converted or cannot be fetched.
+    A cache that cannot take the files is a DatasetError here, before anything is said."""
+    data = get(name)
+    if converted_path(data).is_file():
+        return None
+    writable_cache(data)
+    if _raw_matches(data):
+        return f"converting {name} from {raw_path(data)}, already downloaded (no download)"
+    return f"fetching {name} from {source_url(data)}" if data.pinned else None
+
+
 def fetch(name: str, progress: bool = False) -> Path:
     """The converted file of `name`: from the cache, or downloaded, checked and converted."""
     data = get(name)
     target = converted_path(data)
     if target.is_file():
         return target
-    raw = raw_path(data)
-    if not (raw.is_file() and (not data.pinned or sha256(raw) == data.sha256)):
+    writable_cache(data)
+    if not _raw_matches(data):
         _download(data, progress)
-    return _convert(data, raw, target)
+    return _convert(data, raw_path(data), target)
+
+
+def _raw_matches(data: DataSet) -> bool:
+    """Whether the cache holds the set's upstream file, on its pin when it has one."""
+    raw = raw_path(data)
+    try:
+        return raw.is_file() and (not data.pinned or sha256(raw) == data.sha256)
+    except OSError:  # unreadable: fetched again over it
+        return False
+
+
+def writable_cache(data: DataSet) -> None:
+    """The cache folders of `data` made and able to take files, before any download; a
+    DatasetError blames the cache, not the network."""
+    try:
+        writable_folder(raw_path(data).parent)
+        writable_folder(converted_path(data).parent)
+    except NotWritable as err:
+        raise DatasetError(f"the data-set cache cannot hold {data.name}: {err}; set "
+                           f"{CACHE_ENV} to a folder you can write") from None
 
 
 def add(name: str, file: str | Path) -> tuple[Path, str]:
@@ -87,19 +120,34 @@ def add(name: str, file: str | Path) -> tuple[Path, str]:
 
     Returns the converted file and the file's SHA-256."""
     data, source = get(name), Path(file)
-    if not source.is_file():
-        raise DatasetError(f"{source}: no such file")
-    digest, size = sha256(source), source.stat().st_size
+    digest, size = _read_checksum(source)
     if data.pinned and (digest != data.sha256 or size != data.size):
         raise DatasetError(f"{source} is not the pinned file of {name}: SHA-256 {digest}, "
                            f"{size:,} bytes; expected {data.sha256}, {data.size:,} bytes "
                            f"(from {data.url})")
+    writable_cache(data)
     raw = raw_path(data)
-    raw.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(raw, lambda tmp: shutil.copyfile(source, tmp))
+    try:
+        atomic_write(raw, lambda tmp: shutil.copyfile(source, tmp))
+    except OSError as err:
+        raise DatasetError(f"{write_error(err, raw)}; the data-set cache needs room, or set "
+                           f"{CACHE_ENV} to another folder") from None
     target = converted_path(data)
     target.unlink(missing_ok=True)
     return _convert(data, raw, target), digest
+
+
+def _read_checksum(source: Path) -> tuple[str, int]:
+    """The SHA-256 and size of a file given by hand; a folder, a missing or unreadable file is
+    a DatasetError saying which."""
+    if source.is_dir():
+        raise DatasetError(f"{source} is a folder: give the set's upstream file")
+    if not source.is_file():
+        raise DatasetError(f"{source}: no such file")
+    try:
+        return sha256(source), source.stat().st_size
+    except OSError as err:
+        raise DatasetError(f"cannot read {source}: {err.strerror or err}") from None
 
 
 def sha256(path: Path) -> str:
@@ -181,12 +229,18 @@ def _convert(data: DataSet, raw: Path, target: Path) -> Path:
     """Convert the upstream file to the project's format, written whole or not at all."""
     try:
         items = convert(raw.read_bytes().decode("utf-8"), data.converter, data.side)
+    except OSError as err:
+        raise DatasetError(f"cannot read {raw}: {err.strerror or err}") from None
     except (UnicodeDecodeError, ConvertError) as err:
         raise DatasetError(f"{raw}: cannot convert {data.name}: {err}") from None
     if data.pinned and data.puzzles is not None and len(items) != data.puzzles:
         raise DatasetError(f"{raw}: {len(items)} puzzles converted, {data.puzzles} expected for "
                            f"{data.name}")
-    write_text(target, to_text(items, header(data, len(items))))
+    try:
+        write_text(target, to_text(items, header(data, len(items))))
+    except OSError as err:
+        raise DatasetError(f"{write_error(err, target)}; the data-set cache needs room, or set "
+                           f"{CACHE_ENV} to another folder") from None
     return target
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import math
+import resource
 import signal
 import threading
 import time
@@ -28,6 +30,12 @@ TARGET_SECONDS = 2.0  # the work a chunk should hold, once runs have been timed
 MIN_SECONDS = 0.2  # the least work of a chunk near the end of a sweep (a task costs ~10 ms)
 WINDOW = 2  # chunks in flight per Dask thread
 CONNECT = 10  # seconds to reach a scheduler
+WORKERS_PER_CORE = 4  # local Dask workers per usable core at most: more only queue for the cores
+FILES_PER_WORKER = 16  # open files a local Dask worker holds in this process (9 measured), padded
+SPARE_FILES = 64  # open files kept for the rest: the results log, the puzzle files, the scheduler
+TCP_SCHEMES = ("tcp", "tls", "ws", "wss")  # addresses that need HOST:PORT
+QUIET = ("distributed", "distributed.nanny", "distributed.scheduler", "distributed.worker",
+         "distributed.core", "distributed.client")  # loggers kept below ERROR during a sweep
 
 Kind = tuple[str, int, ResourceLimits, "int | None"]  # spec, limit, limits, keep
 Run = tuple[int, int, int]  # task index, kind index, puzzle index
@@ -53,6 +61,59 @@ def load_distributed() -> ModuleType:
     except ImportError as err:
         raise MissingExtra(EXTRA) from err
     return distributed
+
+
+def most_workers() -> tuple[int, str]:
+    """The most worker processes a LocalCluster may start here, and what sets that number: the
+    usable cores, or the open-files limit where it is lower."""
+    cores = usable_cores()
+    by_cores = WORKERS_PER_CORE * cores
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if files != resource.RLIM_INFINITY:
+        by_files = max(1, (files - SPARE_FILES) // FILES_PER_WORKER)
+        if by_files < by_cores:
+            return by_files, f"the open-files limit ({files}, see ulimit -n) allows {by_files}"
+    return by_cores, (f"{WORKERS_PER_CORE} per usable core ({cores} here); more only queue for "
+                      f"the cores and skew the times")
+
+
+def check_workers(workers: int) -> None:
+    """Refuse a LocalCluster of more worker processes than most_workers(), before it starts."""
+    most, why = most_workers()
+    if workers > most:
+        raise ClusterError(f"--workers {workers}: at most {most} local Dask worker processes: "
+                           f"{why} (for more, start a cluster and give --scheduler)")
+
+
+def check_scheduler(address: str) -> None:
+    """Refuse a scheduler address Dask cannot read (no port, an unknown scheme), before any
+    connection is tried."""
+    from distributed.comm import registry
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        registry.get_backend(scheme)
+        if scheme in TCP_SCHEMES:
+            parse_host_port(location)
+    except ValueError as err:
+        raise ClusterError(f"--scheduler {address!r} is not a Dask scheduler address ({err}); "
+                           f"give one such as tcp://HOST:8786") from None
+
+
+@contextlib.contextmanager
+def quiet_dask_logs() -> Iterator[None]:
+    """Dask's own loggers (a nanny restarting a dead worker) below ERROR while the block runs:
+    what a sweep loses is reported in its outcomes, not as warnings on standard error."""
+    loggers = [logging.getLogger(name) for name in QUIET]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
 
 
 _local = threading.local()
@@ -116,6 +177,10 @@ class DaskExecutor(Executor):
     def __init__(self, jobs: int = 1, scheduler: str | None = None, workers: int | None = None,
                  chunk: int | None = None) -> None:
         distributed = load_distributed()
+        if scheduler is not None:
+            check_scheduler(scheduler)
+        elif workers is not None:
+            check_workers(workers)
         self.chunk = chunk
         self.tasks: list[Task] = []
         self.cluster: Any = None
@@ -151,18 +216,21 @@ class DaskExecutor(Executor):
         """Outcomes chunk by chunk as chunks finish; each task once, whatever workers died."""
         if not self.tasks:
             return
-        sweep = _Sweep(self, self.tasks)
-        self.tasks = []
-        yield from sweep.run()
+        with quiet_dask_logs():
+            sweep = _Sweep(self, self.tasks)
+            self.tasks = []
+            yield from sweep.run()
 
     def close(self) -> None:
-        """Cancel what still runs, close the client and stop the cluster started here."""
+        """Cancel what still runs, close the client and stop the cluster started here (its
+        workers' warnings on the way out kept quiet)."""
         self.tasks = []
         client, self.client = getattr(self, "client", None), None
-        if client is not None:
-            with contextlib.suppress(Exception):  # a scheduler already gone
-                client.close(timeout=5)
-        self._stop_cluster()
+        with quiet_dask_logs():
+            if client is not None:
+                with contextlib.suppress(Exception):  # a scheduler already gone
+                    client.close(timeout=5)
+            self._stop_cluster()
 
     def _stop_cluster(self) -> None:
         cluster, self.cluster = self.cluster, None
