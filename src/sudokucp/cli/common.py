@@ -134,22 +134,22 @@ MAX_SECONDS = 365 * 24 * 3600  # a limit past a year is refused: a wait that lon
 MAX_MEMORY_MB = 2**40  # an exbibyte: past it no address-space cap can be set
 
 
+def at_most(value: float, cap: float, why: str) -> float:
+    """`value`, or an argparse error saying `why` when it is over `cap`."""
+    if value > cap:
+        raise argparse.ArgumentTypeError(f"{why} (at most {cap})")
+    return value
+
+
 def seconds_arg(text: str) -> float:
     """A time limit: a finite number of seconds above 0 and at most a year."""
-    value = positive_arg(text)
-    if value > MAX_SECONDS:
-        raise argparse.ArgumentTypeError(f"{text} seconds is over a year (at most "
-                                         f"{MAX_SECONDS})")
-    return value
+    return at_most(positive_arg(text), MAX_SECONDS, f"{text} seconds is over a year")
 
 
 def memory_arg(text: str) -> int:
     """A memory cap in MB: a whole number from 0 (none) to MAX_MEMORY_MB."""
-    value = size_arg(text)
-    if value > MAX_MEMORY_MB:
-        raise argparse.ArgumentTypeError(f"{text} MB is more than any address space (at most "
-                                         f"{MAX_MEMORY_MB})")
-    return value
+    return int(at_most(size_arg(text), MAX_MEMORY_MB,
+                       f"{text} MB is more than any address space"))
 
 
 MAX_SHOWN = 10  # unreadable entries of a file reported in full; the others are counted
