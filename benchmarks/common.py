@@ -47,9 +47,10 @@ def _git(*args: str) -> str:
 
 
 def commit() -> str:
-    """The short commit of the checkout, with ' (dirty tree)' when tracked files differ."""
+    """The short commit of the checkout, with ' (dirty tree)' when tracked files outside
+    reports/ differ (a report being written again is not a change of the code)."""
     head = _git("rev-parse", "--short", "HEAD") or "?"
-    dirty = _git("status", "--porcelain", "--untracked-files=no")
+    dirty = _git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!reports")
     return f"{head} (dirty tree: uncommitted changes)" if dirty else head
 
 
