@@ -26,11 +26,11 @@ from sudokucp.files import NotWritable, temporary_beside, writable_file
 from sudokucp.generator import puzzle_seed
 from sudokucp.puzzle import Shape
 
-GENERATE_COST = ("What one minimal puzzle costs (reports/generate.md, a shared 2-core machine): "
-                 "9x9 a few hundredths of a second; 12x12 well under a second; 16x16 1 to 5 s "
-                 "with the sat checker (10 to 50 s with the hybrid); 25x25 from a few minutes to "
-                 "over half an hour with sat. Progress shows on a terminal. --givens stops early "
-                 "and is far cheaper on large shapes (25x25 at 375 givens: about a second).")
+GENERATE_COST = ("What one minimal puzzle costs (reports/generate.md, a 2-core machine): 9x9 "
+                 "about a hundredth of a second; 12x12 well under a second; 16x16 1 to 5 s with "
+                 "the sat checker (3 s and up with the hybrid); 25x25 from a few minutes to over "
+                 "half an hour with sat. Progress shows on a terminal. --givens stops early and "
+                 "is far cheaper on large shapes (25x25 at 375 givens: under a second).")
 
 
 def add_generate(sub: argparse._SubParsersAction) -> None:
