@@ -10,7 +10,6 @@ import contextlib
 import dataclasses
 import itertools
 import json
-import math
 import os
 import platform
 import random
@@ -28,7 +27,7 @@ from sudokucp.executors import Executor, Outcome, ResourceLimits, Task, make_exe
 from sudokucp.files import FolderBusy, FolderLock
 from sudokucp.formats import Entry, iter_entries, to_line
 from sudokucp.puzzle import Puzzle, Shape
-from sudokucp.result import Row, Status
+from sudokucp.result import Row, Status, is_amount, is_real, is_strings
 from sudokucp.runlog import RESULTS, BenchError, ResultLog, check_settings
 
 
@@ -158,20 +157,20 @@ def verify(outcome: Outcome, measure: str = "cpu") -> Row:
         status, error = Status.WRONG, "invalid solution: " + "; ".join(explain(puzzle, bad[0])[:3])
     shape = puzzle.shape
     cpu = result.cpu
-    return Row(
+    row = Row(
         key=task.key, backend=task.spec, name=task.meta.get("name"),
         options=task.meta.get("options", {}), dataset=task.meta.get("dataset", ""),
         puzzle=puzzle.name, hash=puzzle.digest, box=f"{shape.box_rows}x{shape.box_cols}",
         grid=task.meta.get("grid") or puzzle.to_line(), status=status,
-        verified=(not bad) if result.solutions else None,
-        seconds=cpu if measure == "cpu" and cpu is not None else result.seconds, cpu=cpu,
+        verified=(not bad) if result.solutions else None, seconds=result.seconds, cpu=cpu,
         wall=result.seconds, rss_mb=outcome.rss_mb, repeat=task.meta.get("repeat", 0),
         count=result.count, complete=result.complete,
         solutions=tuple(to_line(shape, s) for s in result.solutions), stats=dict(result.stats),
         error=error, limit=task.limit, timeout=task.limits.time_limit,
         memory_mb=task.limits.memory_mb, cpu_limit=task.limits.cpu_limit,
-        limit_hit=outcome.limit_hit, measure=measure if cpu is not None else "wall",
+        limit_hit=outcome.limit_hit, measure="wall",
         versions={"backend": task.meta.get("version"), "python": platform.python_version()})
+    return measured(row, measure)
 
 
 def measured(row: Row, measure: str) -> Row:
@@ -404,26 +403,22 @@ def read_measurement(folder: Path) -> dict[str, Any]:
     return {k: data[k] for k, ok in MEASUREMENT_TYPES.items() if k in data and ok(data[k])}
 
 
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def _calibration(value: Any) -> bool:
     numbers = ("runs", "median_ms", "spread", "cpu_spread", "waiting")
-    return isinstance(value, dict) and all(_number(value.get(k, 0)) for k in numbers) and all(
-        isinstance(value.get(k, []), list) and all(map(_number, value.get(k, [])))
+    return isinstance(value, dict) and all(is_amount(value.get(k, 0)) for k in numbers) and all(
+        isinstance(value.get(k, []), list) and all(map(is_amount, value.get(k, [])))
         for k in ("cpu_ms", "wall_ms"))
 
 
 MEASUREMENT_TYPES: dict[str, Callable[[Any], bool]] = {
     "measure": lambda v: v in ("cpu", "wall"),
-    "repeat": lambda v: _number(v) and v >= 1,
-    "cpu_limit": lambda v: v is None or (_number(v) and v > 0),
+    "repeat": lambda v: is_real(v) and v >= 1,
+    "cpu_limit": lambda v: v is None or (is_real(v) and v > 0),
     "pin": lambda v: isinstance(v, bool),
     "load": lambda v: isinstance(v, str),
     "load_end": lambda v: isinstance(v, str),
     "calibration": _calibration,
-    "warnings": lambda v: isinstance(v, list) and all(isinstance(w, str) for w in v),
+    "warnings": lambda v: isinstance(v, list) and is_strings(v),
 }
 
 

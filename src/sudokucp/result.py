@@ -189,21 +189,21 @@ def _is_flag(value: Any) -> bool:
     return isinstance(value, bool)
 
 
-def _is_real(value: Any) -> bool:
+def is_real(value: Any) -> bool:
     """An int or a float (not a bool), finite and within what a table holds."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     return -LARGEST <= value <= LARGEST and value == value
 
 
-def _is_amount(value: Any) -> bool:
+def is_amount(value: Any) -> bool:
     """A finite number, 0 or more."""
-    return _is_real(value) and value >= 0
+    return is_real(value) and value >= 0
 
 
 def _is_count(value: Any) -> bool:
     """A whole number, 0 or more."""
-    return _is_amount(value) and isinstance(value, int)
+    return is_amount(value) and isinstance(value, int)
 
 
 def _or_none(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
@@ -214,7 +214,7 @@ def _mapping_of(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
     return lambda value: isinstance(value, Mapping) and all(map(check, value.values()))
 
 
-def _strings(value: Any) -> bool:
+def is_strings(value: Any) -> bool:
     return isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
 
 
@@ -226,16 +226,16 @@ FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {  # field: its tes
                "a status (" + ", ".join(sorted(STATUS_VALUES)) + ")"),
     "verified": (_or_none(_is_flag), "true, false or null"),
     "complete": (_is_flag, "true or false"),
-    **dict.fromkeys(("seconds", "wall"), (_is_amount, f"a number from 0 to {BOUND}")),
+    **dict.fromkeys(("seconds", "wall"), (is_amount, f"a number from 0 to {BOUND}")),
     **dict.fromkeys(("cpu", "rss_mb", "timeout", "cpu_limit"),
-                    (_or_none(_is_amount), f"a number from 0 to {BOUND}, or null")),
+                    (_or_none(is_amount), f"a number from 0 to {BOUND}, or null")),
     **dict.fromkeys(("repeat", "count", "limit"),
                     (_is_count, f"a whole number from 0 to {BOUND}")),
     "memory_mb": (_or_none(_is_count), f"a whole number from 0 to {BOUND}, or null"),
     "versions": (_mapping_of(_or_none(_is_text)), "an object of strings or nulls"),
     "options": (lambda v: isinstance(v, Mapping), "an object"),
-    "stats": (_mapping_of(_is_real), f"an object of numbers from -{BOUND} to {BOUND}"),
-    "solutions": (_strings, "a list of strings"),
+    "stats": (_mapping_of(is_real), f"an object of numbers from -{BOUND} to {BOUND}"),
+    "solutions": (is_strings, "a list of strings"),
     "limit_hit": (lambda v: v in (None, "cpu", "wall"), "'cpu', 'wall' or null"),
     "measure": (lambda v: v in ("cpu", "wall"), "'cpu' or 'wall'"),
 }
