@@ -84,6 +84,10 @@ class Worker:
         """CPU seconds of the current run so far, its threads and child programs included."""
         return max(0.0, cputime.tree_cpu(self.proc.pid) - self.used)
 
+    def cpu_at_end(self) -> float:
+        """CPU seconds of the run it died in, from its rusage once reaped (threads included)."""
+        return max(0.0, self.total - self.used)
+
     def over_cpu(self) -> bool:
         """Whether the current run has used more CPU time than its limit allows."""
         limit = self.task.limits.cpu_limit if self.task is not None else None
@@ -236,7 +240,7 @@ class LocalExecutor(Executor):
             result = Result(task.spec, task.puzzle.name, Status.ERROR,
                             error=f"the worker did not start the run within {STARTUP:g} s")
             return Outcome(task, result, 0.0)
-        wall, cpu = now - worker.started, cpu or max(0.0, worker.total - worker.used)
+        wall, cpu = now - worker.started, cpu or worker.cpu_at_end()
         why = (f"CPU limit of {task.limits.cpu_limit:g} s passed" if limit == "cpu"
                else f"wall limit of {task.limits.time_limit:g} s passed")
         result = Result(task.spec, task.puzzle.name, Status.TIMEOUT, seconds=wall, cpu=cpu,
@@ -254,7 +258,7 @@ class LocalExecutor(Executor):
         status = Status.MEMOUT if near_cap or MEMORY_SIGNS.search(tail) else Status.CRASH
         last = tail.strip().splitlines()[-1:] if tail.strip() else []
         error = "; ".join([f"worker {describe_exit(code)}", *last])
-        cpu = max(0.0, worker.total - worker.used)
+        cpu = worker.cpu_at_end()
         return Outcome(task, Result(task.spec, task.puzzle.name, status, seconds=wall, cpu=cpu,
                                     error=error), wall, worker.maxrss / 2**20)
 
