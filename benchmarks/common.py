@@ -55,7 +55,7 @@ def commit() -> str:
 
 
 def _cpu_model() -> str:
-    from sudokucp.report import machine as described
+    from sudokucp.reporting.report import machine as described
 
     return described()["machine"]
 

@@ -32,9 +32,9 @@ from pathlib import Path
 from common import ROOT, Provenance
 
 from sudokucp.executors import ResourceLimits, Task, make_executor
-from sudokucp.files import write_text
-from sudokucp.formats import load_puzzles, parse_grid
 from sudokucp.harness import BenchConfig, Dataset, ResultLog, bench, execute, plan, resolve
+from sudokucp.io.files import write_text
+from sudokucp.io.formats import load_puzzles, parse_grid
 
 ROYLE = ROOT.parent / "shared" / "puzzles" / "royle17.txt"
 FULL_4X4 = "1234341221434321"

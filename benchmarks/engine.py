@@ -44,7 +44,7 @@ def worker(src: str) -> None:
     from sudokucp.puzzle import Puzzle
 
     try:
-        from sudokucp.techniques import apply_logic
+        from sudokucp.engine.techniques import apply_logic
     except ImportError:  # a checkout from before the engine
         from sudokucp.backends.logic import apply_logic
 
@@ -121,8 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT / "src"))
     from common import Provenance
 
-    from sudokucp.files import write_text
-    from sudokucp.formats import load_puzzles
+    from sudokucp.io.files import write_text
+    from sudokucp.io.formats import load_puzzles
 
     provenance = Provenance(None if argv is None else [sys.argv[0], *argv])
 

@@ -31,8 +31,8 @@ from common import ROOT, Provenance
 from timings import LIMITED_HEAD, limited_row, lines_of, ratio, sweep
 
 from sudokucp.backends import backend_class, get_backend
-from sudokucp.files import write_text
-from sudokucp.formats import load_puzzles
+from sudokucp.io.files import write_text
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
 
 BACKENDS = ("pysat", "minizinc", "dlx", "sat", "cpsat", "hybrid")

@@ -40,9 +40,9 @@ from typing import Any
 
 from common import ROOT, Provenance
 
-from sudokucp.backends.gpu import Gpu, GpuBatch
-from sudokucp.files import write_text
-from sudokucp.formats import load_puzzles
+from sudokucp.backends.jit.gpu import Gpu, GpuBatch
+from sudokucp.io.files import write_text
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Shape
 
 SHAPE = Shape(3, 3)
@@ -175,7 +175,7 @@ def section_options(budget: int, small: int, sets: dict[str, Any], count: int) -
 
 def _chunk(array: Any) -> tuple[float, int]:
     """In a worker: solve a chunk with jit (limit 2); (seconds, grids proved unique)."""
-    from sudokucp.backends.jit import Jit
+    from sudokucp.backends.jit.jit import Jit
 
     batch = Jit(search="dfs").solve_array(array, SHAPE, limit=2)
     return batch.seconds, int(((batch.counts == 1) & batch.complete).sum())

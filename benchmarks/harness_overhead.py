@@ -27,9 +27,9 @@ from common import Provenance
 
 from sudokucp.backends import get_backend
 from sudokucp.executors import ResourceLimits, Task, make_executor
-from sudokucp.files import write_text
-from sudokucp.formats import load_puzzles, parse_grid
 from sudokucp.harness import Contender, Dataset, ResultLog, execute, plan, resolve
+from sudokucp.io.files import write_text
+from sudokucp.io.formats import load_puzzles, parse_grid
 from sudokucp.result import Row
 
 ROOT = Path(__file__).resolve().parents[1]

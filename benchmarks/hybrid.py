@@ -57,8 +57,8 @@ from timings import (
 
 from sudokucp import stats
 from sudokucp.backends import OptionError, backend_class
-from sudokucp.files import write_text
-from sudokucp.formats import load_puzzles
+from sudokucp.io.files import write_text
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
 
 RULES = ("smallest", "cell", "degree", "degree_unit", "wdeg")

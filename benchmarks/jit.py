@@ -50,8 +50,8 @@ from timings import Bench, count, cpu_s, mean_of, median_ci, ms, sample, solved_
 
 from sudokucp.backends import backend_class, get_backend
 from sudokucp.check import is_solution
-from sudokucp.files import write_text
-from sudokucp.formats import load_puzzles
+from sudokucp.io.files import write_text
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
 
 PAIR = {"jit": "jit", "hybrid": "hybrid"}
@@ -211,7 +211,7 @@ def section_options(bench: Bench, p16: list[Puzzle], p25: list[Puzzle], limit_s:
 
 
 COMPILE = ("import time; t = time.perf_counter(); import numba; t1 = time.perf_counter()\n"
-           "from sudokucp.backends.jit import warm\n"
+           "from sudokucp.backends.jit.jit import warm\n"
            "warm('dfs'); t2 = time.perf_counter(); warm('cdcl'); t3 = time.perf_counter()\n"
            "print(t1 - t, t2 - t1, t3 - t2)\n")
 
@@ -237,7 +237,7 @@ def section_compile() -> list[str]:
 def prewarm() -> None:
     """Fill numba's disk cache before any worker needs it: a worker then loads each kernel in
     about a second, where a cold compile takes minutes (past a worker's start-up limit)."""
-    from sudokucp.backends.jit import warm
+    from sudokucp.backends.jit.jit import warm
 
     warm("dfs")
     warm("cdcl")

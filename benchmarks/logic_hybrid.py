@@ -50,10 +50,10 @@ from timings import (
 
 from sudokucp.backends import get_backend
 from sudokucp.check import is_solution
-from sudokucp.files import write_text
-from sudokucp.formats import load_puzzles
+from sudokucp.engine.techniques import LEVELS, TECHNIQUES, apply_logic
+from sudokucp.io.files import write_text
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
-from sudokucp.techniques import LEVELS, TECHNIQUES, apply_logic
 
 SEED_RULES = "singles,locked,naked_pair,naked_triple,naked_quad"
 RULE_SETS = [("singles", "singles"), ("singles + locked", "locked"),

@@ -38,10 +38,10 @@ from pathlib import Path
 from common import ROOT, Provenance, measure
 
 from sudokucp.executors.local import usable_cores
-from sudokucp.files import write_text
-from sudokucp.formats import read_puzzles
 from sudokucp.harness import BenchOutcome
-from sudokucp.report import results_frame
+from sudokucp.io.files import write_text
+from sudokucp.io.formats import read_puzzles
+from sudokucp.reporting.report import results_frame
 from sudokucp.stats import one_line_per_puzzle, paired
 
 SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"

@@ -48,8 +48,8 @@ from timings import (
 )
 
 from sudokucp.backends import backend_class
-from sudokucp.files import write_text
-from sudokucp.formats import load_puzzles
+from sudokucp.io.files import write_text
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
 
 BARE, TEXTBOOK = "references:BareCpsat", "references:TextbookPycosat"

@@ -46,8 +46,8 @@ from timings import (
 )
 
 from sudokucp.backends import from_spec
-from sudokucp.files import write_text
-from sudokucp.formats import load_puzzles
+from sudokucp.io.files import write_text
+from sudokucp.io.formats import load_puzzles
 
 SAMPLE_SPECS = [("mrv", "dynamic: fewest candidates, cells and units' last places"),
                 ("mrv:hidden=false", "dynamic: fewest candidates, cells only"),

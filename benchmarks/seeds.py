@@ -34,8 +34,8 @@ from common import Provenance  # noqa: E402
 from seeds_claims import SEED_RULES, Claim, n, ordering, royle_claims, run_line, solve  # noqa: E402
 
 from sudokucp.check import find_conflicts, is_solution  # noqa: E402
-from sudokucp.files import write_text  # noqa: E402
-from sudokucp.formats import load_puzzles  # noqa: E402
+from sudokucp.io.files import write_text  # noqa: E402
+from sudokucp.io.formats import load_puzzles  # noqa: E402
 from sudokucp.puzzle import Puzzle, Shape  # noqa: E402
 
 GRIDS = ROOT / "puzzles" / "seeds"

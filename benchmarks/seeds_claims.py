@@ -20,8 +20,8 @@ from timings import judge, labels, lines_of, median_of, solved_of, sweep
 
 from sudokucp.backends import from_spec
 from sudokucp.check import is_solution
+from sudokucp.engine.techniques import apply_logic, resolve_techniques
 from sudokucp.puzzle import Puzzle
-from sudokucp.techniques import apply_logic, resolve_techniques
 
 SEED_RULES = "singles,locked,naked_pair,naked_triple,naked_quad"  # seed 002: intrus, candidats,
 PAIRS_ONLY = "singles,locked,naked_pair"  # simplifications; its subsets need equal candidate sets

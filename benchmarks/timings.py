@@ -2,7 +2,8 @@
 that prints a table of timings: the sweeps, each puzzle once as its median over the repeats, and
 the figures the reports print from those lines.
 
-One rule for unsolved puzzles, the rule of the harness's own summary.csv (`sudokucp.report`):
+One rule for unsolved puzzles, the rule of the harness's own summary.csv
+(`sudokucp.reporting.report`):
 each puzzle counts once per backend, as its median over its repeats, and is solved when more
 than half of its repeats answered (SOLVED or UNSAT; `sudokucp.stats.per_puzzle_medians`). Per
 backend a table says "solved k of N", then the median with its bootstrap interval
@@ -29,7 +30,7 @@ from common import Provenance, measure
 
 from sudokucp.harness import BenchOutcome
 from sudokucp.puzzle import Puzzle
-from sudokucp.report import results_frame
+from sudokucp.reporting.report import results_frame
 from sudokucp.stats import (
     ANSWERED_WORDS,
     LEVEL,

@@ -81,8 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT / "src"))
     from common import Provenance
 
-    from sudokucp.files import write_text
-    from sudokucp.formats import load_puzzles
+    from sudokucp.io.files import write_text
+    from sudokucp.io.formats import load_puzzles
 
     provenance = Provenance(None if argv is None else [sys.argv[0], *argv])
 

@@ -15,7 +15,7 @@ from sudokucp.backends import (
     parse_spec,
 )
 from sudokucp.check import is_solution
-from sudokucp.formats import read_puzzles
+from sudokucp.io.formats import read_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 

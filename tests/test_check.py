@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudokucp.check import explain, find_conflicts, is_solution, solved_rows
-from sudokucp.formats import load_puzzles, parse_many
+from sudokucp.io.formats import load_puzzles, parse_many
 from sudokucp.puzzle import Puzzle, Shape
 
 SEEDS = Path(__file__).resolve().parents[1] / "puzzles" / "seeds"

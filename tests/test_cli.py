@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sudokucp.formats import load_puzzles, to_grid
+from sudokucp.io.formats import load_puzzles, to_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "puzzles" / "seeds"
@@ -110,7 +110,7 @@ def test_backends_lists_every_backend():
 
 
 def test_every_output_format_reads_back():
-    from sudokucp.formats import WRITERS, parse_grid
+    from sudokucp.io.formats import WRITERS, parse_grid
 
     puzzle = load_puzzles(SEEDS / "002-logic-9x9.txt")[0]
     for fmt in (*WRITERS, "json"):

@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from sudokucp.cli import main
-from sudokucp.compare import compare
 from sudokucp.harness import BenchConfig, bench
+from sudokucp.reporting.compare import compare
 from sudokucp.result import Row, Status
 from sudokucp.runlog import RESULTS, ResultLog
 
@@ -136,7 +136,7 @@ def test_bad_folders_and_options_are_refused_in_one_line(old, tmp_path):
 
 
 def test_the_changed_runs_show_the_nodes_of_both_searches():
-    from sudokucp.compare import shown_runs
+    from sudokucp.reporting.compare import shown_runs
 
     old, new = _pair(0.010, 0.5)
     old = [dataclasses.replace(old[0], stats={"nodes": 120})]
@@ -178,7 +178,7 @@ def test_with_repeats_a_planted_slowdown_of_a_backend_exits_1(tmp_path, capsys):
 
 
 def test_with_repeats_the_interval_decides_and_single_puzzles_are_not_judged_on_time(tmp_path):
-    from sudokucp.compare import PAIRED, PER_RUN, SAME
+    from sudokucp.reporting.compare import PAIRED, PER_RUN, SAME
 
     old = _rows(_repeated(tmp_path / "old", {"mrv": 1.0, "hybrid": 1.0}))
     new = _rows(_repeated(tmp_path / "new", {"mrv": 1.05, "hybrid": 1.0}, seed=1))

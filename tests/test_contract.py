@@ -19,7 +19,7 @@ from sudokucp.backends import (
 )
 from sudokucp.backends.base import TIMED_OUT, Backend
 from sudokucp.check import is_solution
-from sudokucp.formats import read_puzzles
+from sudokucp.io.formats import read_puzzles
 from sudokucp.result import Status
 
 ROOT = Path(__file__).resolve().parents[1]

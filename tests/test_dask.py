@@ -22,8 +22,8 @@ from sudokucp.cli import main
 from sudokucp.executors import ResourceLimits, Task, make_executor
 from sudokucp.executors.dask_cluster import EXTRA, MissingExtra
 from sudokucp.executors.local import LocalExecutor
-from sudokucp.formats import parse_grid
 from sudokucp.harness import cross_validate, execute, resolve, run_key
+from sudokucp.io.formats import parse_grid
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.runlog import ResultLog
 
@@ -201,7 +201,7 @@ def test_dask_warnings_are_quiet_while_a_sweep_runs(cluster):
 
 
 def test_the_summary_names_the_executor():
-    from sudokucp.report import settings_lines
+    from sudokucp.reporting.report import settings_lines
 
     local = settings_lines({"executor": {"name": "dask", "workers": 3}})
     remote = settings_lines({"executor": {"name": "dask", "scheduler": "tcp://h:8786",

@@ -17,7 +17,7 @@ from sudokucp import datasets
 from sudokucp.cli import main
 from sudokucp.datasets.catalog import BY_NAME, CATALOG, DataSet
 from sudokucp.datasets.convert import ConvertError, convert, to_text
-from sudokucp.formats import read_puzzles
+from sudokucp.io.formats import read_puzzles
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"

@@ -9,7 +9,7 @@ from sudokucp.backends import get_backend
 from sudokucp.backends.base import TIMED_OUT
 from sudokucp.backends.dlx import constraints, matrix
 from sudokucp.check import is_solution
-from sudokucp.formats import read_puzzles
+from sudokucp.io.formats import read_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 

@@ -19,7 +19,7 @@ from sudokucp.executors import EXECUTORS, ResourceLimits, Task, UnknownExecutor,
 from sudokucp.executors.base import from_json, to_json
 from sudokucp.executors.local import LocalExecutor
 from sudokucp.executors.worker import run_task
-from sudokucp.formats import parse_grid
+from sudokucp.io.formats import parse_grid
 from sudokucp.result import Result, Status
 
 EASY = ("003020600" "900305001" "001806400" "008102900" "700000008"
@@ -89,7 +89,7 @@ def test_a_worker_in_a_long_solve_dies_with_its_parent(tmp_path):
     parent = f"""
 from sudokucp.executors import ResourceLimits, Task
 from sudokucp.executors.local import LocalExecutor
-from sudokucp.formats import parse_grid
+from sudokucp.io.formats import parse_grid
 executor = LocalExecutor(1)
 executor.submit(Task("k", {fake_backends.spec(Stubborn)!r}, parse_grid({EASY!r}), 1,
                      ResourceLimits(60.0)))

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from sudokucp.backends import backend_class
 from sudokucp.cli import main
-from sudokucp.explain import Pencil, explain, fish, hidden_subset, naked_subset, next_move
-from sudokucp.formats import load_puzzles
 from sudokucp.generator import checker, generate_one
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle, Shape
+from sudokucp.teaching.explain import Pencil, explain, fish, hidden_subset, naked_subset, next_move
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ROOT / "puzzles" / "generated"

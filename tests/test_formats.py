@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sudokucp.formats import (
+from sudokucp.io.formats import (
     iter_entries,
     load_puzzles,
     parse_grid,

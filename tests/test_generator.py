@@ -13,7 +13,6 @@ import pytest
 from sudokucp import cli
 from sudokucp.backends import available_backends, get_backend
 from sudokucp.check import find_conflicts
-from sudokucp.formats import load_puzzles, parse_many
 from sudokucp.generator import (
     GenerateError,
     checker,
@@ -22,6 +21,7 @@ from sudokucp.generator import (
     generate_one,
     removal_steps,
 )
+from sudokucp.io.formats import load_puzzles, parse_many
 from sudokucp.puzzle import Puzzle, Shape
 
 ROOT = Path(__file__).resolve().parents[1]

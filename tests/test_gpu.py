@@ -29,7 +29,7 @@ HARD = "generated/9x9-expert.txt"  # needs guesses: the handover cases use it
 
 def grids() -> dict[str, tuple[str, list[int]]]:
     """Every case's grid: name -> (shape as 'RxC', cells)."""
-    from sudokucp.formats import read_puzzles
+    from sudokucp.io.formats import read_puzzles
     from sudokucp.puzzle import Puzzle, Shape
 
     cases = {path: read_puzzles(PUZZLES / path)[0].puzzle for path in [*SHAPED, HARD]}
@@ -75,8 +75,8 @@ def simulate() -> dict:
         return {"skip": f"numba's CUDA simulator cannot be imported: {err}"}
     import numpy as np
 
-    from sudokucp.backends.gpu import Gpu
-    from sudokucp.formats import read_puzzles
+    from sudokucp.backends.jit.gpu import Gpu
+    from sudokucp.io.formats import read_puzzles
     from sudokucp.puzzle import Puzzle, Shape
 
     cases, out = grids(), {"reason": Gpu.unavailable_reason()}
@@ -125,7 +125,7 @@ def outcome(where: str) -> dict:
     """The cases' results on the simulator, or on a CUDA device where there is one (else the
     test skips with the reason)."""
     if where == "device":
-        from sudokucp.backends.gpu import Gpu
+        from sudokucp.backends.jit.gpu import Gpu
 
         if not Gpu.available():
             pytest.skip(f"no device to run the kernel on: {Gpu.unavailable_reason()}")
@@ -187,7 +187,7 @@ def test_empty_grid_stops_at_the_limit(ran):
 
 def test_counting_every_solution_keeps_what_was_asked(ran):
     from sudokucp.check import is_solution
-    from sudokucp.formats import read_puzzles
+    from sudokucp.io.formats import read_puzzles
     from sudokucp.puzzle import Puzzle, Shape
 
     multiple = read_puzzles(PUZZLES / "seeds/004-multiple.txt")[0].puzzle
@@ -249,7 +249,7 @@ def test_sorting_by_givens_keeps_the_callers_order(ran):
 
 def test_unavailable_with_its_reason_where_there_is_no_device():
     from sudokucp.backends import BackendUnavailable, get_backend
-    from sudokucp.backends.gpu import Gpu
+    from sudokucp.backends.jit.gpu import Gpu
 
     if Gpu.available():
         pytest.skip(f"a CUDA device is present: {Gpu.device()}")
@@ -260,7 +260,7 @@ def test_unavailable_with_its_reason_where_there_is_no_device():
 
 
 def test_solve_without_a_device_is_an_error_result_not_a_crash():
-    from sudokucp.backends.gpu import Gpu
+    from sudokucp.backends.jit.gpu import Gpu
     from sudokucp.puzzle import Puzzle, Shape
     from sudokucp.result import Status
 
@@ -275,7 +275,7 @@ def test_bad_batches_are_refused_with_a_reason():
     import numpy as np
 
     from sudokucp.backends import OptionError
-    from sudokucp.backends.gpu import Gpu
+    from sudokucp.backends.jit.gpu import Gpu
     from sudokucp.puzzle import Shape
 
     with pytest.raises(ValueError, match="36 columns"):
@@ -295,7 +295,7 @@ def test_bad_batches_are_refused_with_a_reason():
 
 
 def test_the_benchmark_says_why_it_cannot_run_without_a_device():
-    from sudokucp.backends.gpu import Gpu
+    from sudokucp.backends.jit.gpu import Gpu
 
     if Gpu.available():
         pytest.skip(f"a CUDA device is present: {Gpu.device()}")

@@ -20,7 +20,6 @@ from fake_backends import PID_DIR, Abort, Denier, Hog, Liar, Segfault, Stubborn
 
 from sudokucp.executors import ResourceLimits, Task
 from sudokucp.executors.local import LocalExecutor, usable_cores
-from sudokucp.formats import parse_grid
 from sudokucp.harness import (
     BenchConfig,
     Contender,
@@ -32,6 +31,7 @@ from sudokucp.harness import (
     execute,
     plan,
 )
+from sudokucp.io.formats import parse_grid
 from sudokucp.result import Row, Status
 
 # The grid of seed 001 with its two commented clues added: it defeats naive backtracking.
@@ -171,7 +171,7 @@ def test_a_run_counts_its_cores(cores, workers):
 
 
 def test_progress_off_a_terminal_prints_plain_lines():
-    from sudokucp.progress import Progress
+    from sudokucp.cli.progress import Progress
 
     stream = io.StringIO()
     progress = Progress(3, stream)

@@ -150,7 +150,7 @@ def test_bench_writes_the_scores_the_plots_and_the_page(tmp_path):
 def test_the_page_keeps_status_differences_first_when_it_cuts_the_table(monkeypatch):
     import pandas as pd
 
-    from sudokucp import report
+    from sudokucp.reporting import report
 
     monkeypatch.setattr(report, "PAGE_INSTANCES", 2)
     table = pd.DataFrame({"puzzle": ["a", "b", "c", "d"], "reason": ["time", "status", "time",

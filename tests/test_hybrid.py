@@ -9,15 +9,15 @@ from conftest import PUZZLES
 
 from sudokucp.backends import OptionError, get_backend
 from sudokucp.backends.base import TIMED_OUT
-from sudokucp.backends.hybrid import Hybrid
-from sudokucp.backends.hybrid_branch import RULES
+from sudokucp.backends.hybrid.branch import RULES
+from sudokucp.backends.hybrid.hybrid import Hybrid
 from sudokucp.check import is_solution
-from sudokucp.formats import read_puzzles
-from sudokucp.propagation import blank, propagate, settle, start
-from sudokucp.propagation import givens as queued_givens
+from sudokucp.engine.propagation import blank, propagate, settle, start
+from sudokucp.engine.propagation import givens as queued_givens
+from sudokucp.engine.techniques import TECHNIQUES, fixpoint, resolve_techniques
+from sudokucp.io.formats import read_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
-from sudokucp.techniques import TECHNIQUES, fixpoint, resolve_techniques
 
 MULTIPLE = ("809000007076089000030070890020708010700000002"
             "060120470697804231000906700000007906")  # seed 004: 28 solutions
@@ -240,6 +240,6 @@ def test_restarts_keep_answers_and_counts():
 def test_luby_sequence():
     from itertools import islice
 
-    from sudokucp.backends.hybrid import luby
+    from sudokucp.backends.hybrid.hybrid import luby
 
     assert list(islice(luby(), 15)) == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]

@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("numba", reason="the jit backend needs numba: pip install 'sudoku-cp[jit]'")
 
 from sudokucp.backends import OptionError, get_backend  # noqa: E402
-from sudokucp.backends.jit import BRANCHES, LEVELS  # noqa: E402
+from sudokucp.backends.jit.jit import BRANCHES, LEVELS  # noqa: E402
 from sudokucp.check import is_solution  # noqa: E402
-from sudokucp.formats import read_puzzles  # noqa: E402
+from sudokucp.io.formats import read_puzzles  # noqa: E402
 from sudokucp.puzzle import Puzzle, Shape  # noqa: E402
 from sudokucp.result import Status  # noqa: E402
 
@@ -111,7 +111,7 @@ def test_limits_and_exact_counts(search):
 @pytest.mark.parametrize("search", KERNELS)
 def test_counts_past_the_buffer(search, monkeypatch):
     """Limit 0 hands solutions over whenever the kernel's buffer fills, and goes on."""
-    from sudokucp.backends import jit as module
+    from sudokucp.backends.jit import jit as module
 
     monkeypatch.setattr(module, "CAPACITY", 5)
     result = jit(search=search).solve(Puzzle.empty(Shape(2, 2)), limit=0)

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from sudokucp import ladder
 from sudokucp.backends import backend_class
 from sudokucp.cli import main
-from sudokucp.formats import load_puzzles
+from sudokucp.io.formats import load_puzzles
+from sudokucp.teaching import ladder
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 TELEGRAM = PUZZLES / "seeds" / "004-telegram.txt"

@@ -8,11 +8,8 @@ from conftest import PUZZLES, SHARED
 from sudokucp.backends import OptionError, backend_class, get_backend
 from sudokucp.backends.base import TIMED_OUT
 from sudokucp.check import is_solution
-from sudokucp.formats import load_puzzles
-from sudokucp.propagation import Board, start, tables
-from sudokucp.puzzle import Puzzle, Shape
-from sudokucp.result import Status
-from sudokucp.techniques import (
+from sudokucp.engine.propagation import Board, start, tables
+from sudokucp.engine.techniques import (
     LEVELS,
     TECHNIQUES,
     apply_logic,
@@ -31,6 +28,9 @@ from sudokucp.techniques import (
     swordfish,
     x_wing,
 )
+from sudokucp.io.formats import load_puzzles
+from sudokucp.puzzle import Puzzle, Shape
+from sudokucp.result import Status
 
 NINE, SIX, FOUR = Shape(3, 3), Shape(2, 3), Shape(2, 2)
 MULTIPLE = ("809000007076089000030070890020708010700000002"

@@ -243,7 +243,7 @@ def test_a_log_from_before_cpu_time_still_loads(tmp_path):
 def test_par2_counts_an_unsolved_run_at_twice_its_cpu_limit_when_it_had_one():
     import pandas as pd
 
-    from sudokucp.scores import penalised_seconds
+    from sudokucp.reporting.scores import penalised_seconds
 
     runs = pd.DataFrame({"status": ["solved", "timeout", "timeout"], "seconds": [0.5, 3.0, 9.0],
                          "timeout": [10.0, 10.0, 10.0], "cpu_limit": [None, 1.5, None]})

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sudokucp.backends import BackendUnavailable, OptionError, get_backend
-from sudokucp.backends import minizinc as mzn
+from sudokucp.backends.minizinc import minizinc as mzn
 from sudokucp.check import is_solution
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status

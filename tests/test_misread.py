@@ -16,12 +16,12 @@ import pytest
 
 from sudokucp.backends import BACKENDS, OptionError, available_backends, backend_class
 from sudokucp.cli import main
-from sudokucp.formats import parse_grid, parse_many
-from sudokucp.ladder import RUNGS, table, to_run
-from sudokucp.progress import Progress
+from sudokucp.cli.progress import Progress
+from sudokucp.io.formats import parse_grid, parse_many
 from sudokucp.puzzle import Puzzle, PuzzleError
 from sudokucp.rating import rate
 from sudokucp.result import Result, Status
+from sudokucp.teaching.ladder import RUNGS, table, to_run
 
 ROOT = Path(__file__).resolve().parents[1]
 ZEROS = " 0" * 80
@@ -134,7 +134,7 @@ class FakeInstance:
 def test_a_first_ctrl_c_terminates_minizinc_and_raises_once_it_has_ended():
     import asyncio
 
-    from sudokucp.backends.minizinc import stop_on_interrupt
+    from sudokucp.backends.minizinc.minizinc import stop_on_interrupt
 
     process, ended = FakeProcess(), []
     instance = FakeInstance(process)
@@ -207,7 +207,7 @@ def _state(pid: int) -> str:
 
 
 def test_python_sat_s_interrupt_error_becomes_keyboard_interrupt():
-    from sudokucp.backends import pysat
+    from sudokucp.backends.sat import pysat
 
     class Interrupted:
         def solve(self, assumptions):
@@ -241,7 +241,7 @@ def notices():
     """The package's notices routed as the command line routes them; removed afterwards."""
     logger = logging.getLogger("sudokucp")
     before = list(logger.handlers), logger.level
-    from sudokucp.progress import show_notices
+    from sudokucp.cli.progress import show_notices
 
     show_notices()
     yield
@@ -258,13 +258,13 @@ def test_all_names_the_backends_it_leaves_out(monkeypatch, capsys, notices):
 
 def test_the_first_jit_compile_is_announced(tmp_path, monkeypatch, capsys, notices):
     numba = pytest.importorskip("numba")
-    from sudokucp.backends import jit
+    from sudokucp.backends.jit import jit
 
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
-    assert not jit._cached("jit_dfs")
+    assert not jit._cached("dfs")
     (tmp_path / "backends_0").mkdir()
-    (tmp_path / "backends_0" / "jit_dfs.run-66.py311.nbi").write_bytes(b"")
-    assert jit._cached("jit_dfs") and not jit._cached("jit_cdcl")
+    (tmp_path / "backends_0" / "dfs.run-66.py311.nbi").write_bytes(b"")
+    assert jit._cached("dfs") and not jit._cached("cdcl")
     jit._say_compiling.cache_clear()
     jit._say_compiling()
     jit._say_compiling()

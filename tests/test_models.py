@@ -10,7 +10,7 @@ import pytest
 from sudokucp.backends import BackendUnavailable, OptionError, backend_class, from_spec, get_backend
 from sudokucp.backends.base import Backend
 from sudokucp.check import is_solution
-from sudokucp.formats import read_puzzles
+from sudokucp.io.formats import read_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 
@@ -101,7 +101,7 @@ def test_counts_under_a_time_limit(spec, multiple):
 
 @pytest.mark.parametrize("limit", [0, 1, 30])
 def test_sat_counts_in_tiny_chunks(limit, multiple, monkeypatch):
-    from sudokucp.backends import sat
+    from sudokucp.backends.sat import sat
 
     monkeypatch.setattr(sat, "FIRST_CHUNK", 20)
     result = installed("sat").solve(multiple, limit=limit, time_limit=60)

@@ -8,7 +8,7 @@ from sudokucp.backends import OptionError, from_spec, get_backend
 from sudokucp.backends.base import TIMED_OUT
 from sudokucp.backends.mrv import build_free, list_empties, sort_static
 from sudokucp.check import is_solution
-from sudokucp.formats import load_puzzles
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 

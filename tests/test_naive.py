@@ -8,7 +8,7 @@ import pytest
 
 from sudokucp.backends import get_backend
 from sudokucp.check import is_solution
-from sudokucp.formats import load_puzzles
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from sudokucp import files
 from sudokucp.cli import main
+from sudokucp.io import files
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 GRIDS_4X4 = str(PUZZLES / "examples" / "4x4.txt")
@@ -41,8 +41,8 @@ def no_work(monkeypatch):
         raise AssertionError("the work started before its output was checked")
 
     monkeypatch.setattr("sudokucp.generator.generate", forbidden)
-    monkeypatch.setattr("sudokucp.ladder.climb", forbidden)
-    monkeypatch.setattr("sudokucp.trace.run", forbidden)
+    monkeypatch.setattr("sudokucp.teaching.ladder.climb", forbidden)
+    monkeypatch.setattr("sudokucp.teaching.trace.run", forbidden)
 
 
 def one_line(err: str) -> str:
@@ -165,7 +165,7 @@ def test_ladder_refuses_an_unwritable_folder(read_only, capsys, no_work):
 
 def test_ladder_on_a_full_disk_prints_the_table_and_names_the_file(tmp_path, capsys,
                                                                    monkeypatch):
-    from sudokucp import ladder
+    from sudokucp.teaching import ladder
 
     written = ladder.write_text
 

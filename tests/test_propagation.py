@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import PUZZLES
 
-from sudokucp.formats import load_puzzles
-from sudokucp.propagation import (
+from sudokucp.engine.propagation import (
     Board,
     blank,
     consistent,
@@ -22,8 +21,9 @@ from sudokucp.propagation import (
     start,
     tables,
 )
+from sudokucp.engine.techniques import LEVELS, fixpoint, hidden_single
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle, Shape, geometry
-from sudokucp.techniques import LEVELS, fixpoint, hidden_single
 
 FOUR, SIX, NINE, TWELVE = Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(3, 4)
 SHAPES = [FOUR, SIX, Shape(2, 4), NINE, TWELVE, Shape(4, 4), Shape(5, 5)]

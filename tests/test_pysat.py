@@ -23,7 +23,7 @@ def needs_pysat():
 
 
 def solvers():
-    from sudokucp.backends.pysat import SOLVERS
+    from sudokucp.backends.sat.pysat import SOLVERS
 
     return SOLVERS
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sudokucp.backends import available_backends
-from sudokucp.formats import load_puzzles
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.rating import (
     CLASS_OF,

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudokucp.formats import WRITERS, iter_entries, parse_grid, parse_many
+from sudokucp.io.formats import WRITERS, iter_entries, parse_grid, parse_many
 from sudokucp.puzzle import Puzzle, PuzzleError, Shape
 
 SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(3, 4), Shape(4, 4), Shape(5, 5)]

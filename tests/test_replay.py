@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from browser import open_page
 
-from sudokucp import replay, trace
 from sudokucp.backends import get_backend
 from sudokucp.check import is_solution
 from sudokucp.cli import main
-from sudokucp.formats import load_puzzles
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle, geometry
+from sudokucp.teaching import replay, trace
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 CASES = [("examples/4x4.txt", "naive"), ("seeds/004-telegram.txt", "naive-iterative"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sudokucp.report import (
+from sudokucp.reporting.report import (
     cactus_figure,
     machine,
     markdown,
@@ -15,8 +15,8 @@ from sudokucp.report import (
     summary_frame,
     write_reports,
 )
+from sudokucp.reporting.scores import pairs_frame, scores_frame
 from sudokucp.result import Row, Status
-from sudokucp.scores import pairs_frame, scores_frame
 from sudokucp.stats import SAME
 
 FULL_4X4 = "1234341221434321"

@@ -10,7 +10,7 @@ import pytest
 
 from sudokucp.backends import backend_class, from_spec
 from sudokucp.harness import RESULTS, BenchConfig, BenchError, ResultLog, bench
-from sudokucp.report import RESULT_COLUMNS, results_frame
+from sudokucp.reporting.report import RESULT_COLUMNS, results_frame
 from sudokucp.result import ANSWERED, Row, Status
 
 COMPARISON = Path(__file__).resolve().parents[1] / "reports" / "comparison"

@@ -7,9 +7,15 @@ import math
 
 import pytest
 
-from sudokucp.report import results_frame
+from sudokucp.reporting.report import results_frame
+from sudokucp.reporting.scores import (
+    UNSOLVED,
+    VBS,
+    instances_frame,
+    penalised_seconds,
+    scores_frame,
+)
 from sudokucp.result import Row, Status
-from sudokucp.scores import UNSOLVED, VBS, instances_frame, penalised_seconds, scores_frame
 
 GRID = "1234341221434321"
 LIMIT = 2.0
@@ -101,7 +107,7 @@ def test_the_names_sort_as_numbers():
 
 def test_a_scatter_plot_puts_unsolved_runs_on_the_border():
     pytest.importorskip("matplotlib")
-    from sudokucp.plots import paired_times, pairs, scatter_figure
+    from sudokucp.reporting.plots import paired_times, pairs, scatter_figure
 
     frame = _frame(ROWS)
     assert pairs(frame) == [("a", "b")]
@@ -119,7 +125,7 @@ def test_a_scatter_plot_puts_unsolved_runs_on_the_border():
 
 def test_scatter_files_follow_the_backends_of_the_run(tmp_path):
     pytest.importorskip("matplotlib")
-    from sudokucp.plots import scatters
+    from sudokucp.reporting.plots import scatters
 
     (tmp_path / "old_vs_gone.png").write_bytes(b"")
     made = scatters(_frame(ROWS), tmp_path, LIMIT)

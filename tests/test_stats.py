@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sudokucp.report import results_frame
+from sudokucp.reporting.report import results_frame
 from sudokucp.result import Row, Status
 from sudokucp.stats import (
     SAME,

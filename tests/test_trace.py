@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from sudokucp import trace
 from sudokucp.backends import get_backend
 from sudokucp.backends.base import Backend
 from sudokucp.check import is_solution
 from sudokucp.cli import main
-from sudokucp.formats import load_puzzles
+from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
+from sudokucp.teaching import trace
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 TRACED = [("naive", {}), ("naive-iterative", {}), ("mrv", {}), ("mrv", {"order": "static"}),

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from sudokucp.cli import main
 from sudokucp.harness import BenchConfig, bench
+from sudokucp.reporting.results_folder import load_folder
 from sudokucp.result import Row, RowError
-from sudokucp.results_folder import load_folder
 from sudokucp.runlog import RESULTS, ResultLog
 
 FOUR = Path(__file__).resolve().parents[1] / "puzzles" / "examples" / "4x4.txt"  # 5 grids
@@ -51,7 +51,7 @@ def _run(*argv: str) -> tuple[int, str, str]:
     """`sudoku-cp ARGV` in this process, plots left out: exit status, stdout, stderr."""
     out, err = io.StringIO(), io.StringIO()
     with (contextlib.redirect_stdout(out), contextlib.redirect_stderr(err),
-          mock.patch("sudokucp.report._plots", return_value={})):
+          mock.patch("sudokucp.reporting.report._plots", return_value={})):
         code = main(list(argv))
     return code, out.getvalue(), err.getvalue()
 

@@ -7,7 +7,7 @@ One pass over every clue leaves a minimal puzzle: removing a clue only adds solu
 that could not go earlier cannot go later. Everything random is drawn from a seed, so a seed
 gives the same puzzles whatever the timing or the checking backend.
 
-The fill places and propagates on the engine's board (sudokucp.propagation: settle places the
+The fill places and propagates on the engine's board (sudokucp.engine.propagation: settle places the
 naked and hidden singles); its random stream is drawn in a fixed order, so a seed keeps its grid.
 
 Glossary: cand[c] = bitmask of the digits open cell c may still take (bit v-1 for digit v, 0 once
@@ -24,7 +24,7 @@ from functools import cache, partial
 
 from sudokucp.backends import backend_class, get_backend
 from sudokucp.backends.base import Backend
-from sudokucp.propagation import Board, blank, settle
+from sudokucp.engine.propagation import Board, blank, settle
 from sudokucp.puzzle import Grid, Puzzle, Shape
 
 # Uniqueness checkers, preferred first. Measured on one minimal-puzzle pass (benchmarks/generate.py

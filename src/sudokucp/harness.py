@@ -24,8 +24,8 @@ from sudokucp.backends import available_backends, from_spec
 from sudokucp.backends.base import Backend
 from sudokucp.check import explain, is_solution
 from sudokucp.executors import Executor, Outcome, ResourceLimits, Task, make_executor
-from sudokucp.files import FolderBusy, FolderLock
-from sudokucp.formats import Entry, iter_entries, to_line
+from sudokucp.io.files import FolderBusy, FolderLock
+from sudokucp.io.formats import Entry, iter_entries, to_line
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Row, Status, is_amount, is_real, is_strings
 from sudokucp.runlog import RESULTS, BenchError, ResultLog, check_settings
@@ -385,7 +385,7 @@ def measurement(points: Sequence[calibration.Point], load_start: str) -> dict[st
 
 def _write_measurement(out: Path, data: dict[str, Any]) -> None:
     """measurement.json beside the log: what `sudoku-cp report` shows of this bench's noise."""
-    from sudokucp.files import write_text
+    from sudokucp.io.files import write_text
 
     with contextlib.suppress(OSError):  # the tables say the same; the log holds every run
         write_text(out / MEASUREMENT_FILE, json.dumps(data, indent=1) + "\n")
@@ -527,7 +527,7 @@ def _run(todo: Sequence[Task], executor: Executor, log: ResultLog, config: Bench
 
 def _write_reports(outcome: BenchOutcome, out: Path, note: dict[str, Any]) -> list[Path]:
     """The tables; the summary counts the runs made now and names every backend's version."""
-    from sudokucp.report import write_reports
+    from sudokucp.reporting.report import write_reports
 
     note["runs"] = (outcome.ran, len(outcome.rows) - outcome.ran)
     for row in outcome.rows:  # backends of earlier runs that this bench does not name
@@ -548,7 +548,7 @@ def _latest(rows: list[Row]) -> list[Row]:
 
 def outcome_note(config: BenchConfig, contenders: Sequence[Contender]) -> dict[str, Any]:
     """Run settings for the markdown summary, with the date and the machine at the start."""
-    from sudokucp.report import machine
+    from sudokucp.reporting.report import machine
 
     backends = {c.label: f"{c.version} ({c.package})" if c.package else c.version
                 for c in contenders}

@@ -169,7 +169,7 @@ class Puzzle:
     @classmethod
     def parse(cls, text: str, *, shape: Shape | None = None, name: str = "") -> Puzzle:
         """Read one grid in any supported text format; duplicate givens are refused."""
-        from sudokucp.formats import parse_grid
+        from sudokucp.io.formats import parse_grid
 
         return parse_grid(text, shape=shape, name=name)
 

@@ -31,8 +31,8 @@ import io
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from sudokucp.engine.techniques import TECHNIQUES, apply_logic
 from sudokucp.puzzle import Puzzle
-from sudokucp.techniques import TECHNIQUES, apply_logic
 
 CLASSES = ("simple", "easy", "intermediate", "expert")
 VERDICT_OF = {0: "unsolvable", 2: "not unique"}  # solutions (up to 2) -> class: not a puzzle

@@ -28,9 +28,9 @@ import time
 from pathlib import Path
 
 from sudokucp.backends.base import TIMED_OUT, Backend, OptionError, SearchOutcome
-from sudokucp.formats import WRITERS
+from sudokucp.io.formats import WRITERS
+from sudokucp.io.tokens import cells_of
 from sudokucp.puzzle import Grid, Puzzle, PuzzleError, Shape
-from sudokucp.tokens import cells_of
 
 PLACEHOLDER = "{file}"
 WORDS = {"UNSAT": True, "UNSATISFIABLE": True, "UNKNOWN": False}  # word -> complete

@@ -1,4 +1,4 @@
-"""The logic backend: human techniques (sudokucp.techniques) to a fixpoint, never a guess.
+"""The logic backend: human techniques (sudokucp.engine.techniques) to a fixpoint, never a guess.
 
 SOLVED when they fill the grid, UNSAT on a proved contradiction, else UNKNOWN (stuck), or TIMEOUT
 when the deadline stopped the fixpoint. Stuck, it proves nothing about the count, so the class
@@ -9,8 +9,8 @@ contradiction proves UNSAT, so those runs return complete.
 from __future__ import annotations
 
 from sudokucp.backends.base import TIMED_OUT, Backend, SearchOutcome
+from sudokucp.engine.techniques import RANK, apply_logic, resolve_techniques
 from sudokucp.puzzle import Puzzle
-from sudokucp.techniques import RANK, apply_logic, resolve_techniques
 
 
 class Logic(Backend):

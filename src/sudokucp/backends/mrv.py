@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome, expired
-from sudokucp.propagation import lone_digits
+from sudokucp.engine.propagation import lone_digits
 from sudokucp.puzzle import Grid, Puzzle, geometry
 
 if TYPE_CHECKING:
-    from sudokucp.trace import Tracer
+    from sudokucp.teaching.trace import Tracer
 
 Entry = tuple[int, int, int, int]  # row unit, column unit, box unit, cell
 
@@ -106,7 +106,7 @@ def search(puzzle: Puzzle, free: list[int], entries: list[Entry], limit: int,
     entries[:k] hold the cells filled at depths 0..k-1; the dynamic order swaps the best of
     entries[k:] into place k, the static order takes entries[k] as it is. With `hidden`, a digit
     with one place left in a unit is taken as a one-candidate cell when no cell has fewer than two.
-    `trace` (sudokucp.trace) hears of each digit placed and each failed node.
+    `trace` (sudokucp.teaching.trace) hears of each digit placed and each failed node.
     """
     m = len(entries)
     bits = [0] * m  # digit bit placed at each depth
@@ -187,7 +187,7 @@ class MRV(Backend):
     description = "backtracking, fewest candidates first: dynamic (every node) or static (once)"
     defaults = {"order": "dynamic", "hidden": True}
     choices = {"order": ("dynamic", "static")}
-    tracer: Tracer | None = None  # set by sudokucp.trace
+    tracer: Tracer | None = None  # set by sudokucp.teaching.trace
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         free = build_free(puzzle)

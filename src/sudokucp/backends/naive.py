@@ -21,7 +21,7 @@ from sudokucp.backends.base import (
 from sudokucp.puzzle import Puzzle, Shape, geometry
 
 if TYPE_CHECKING:
-    from sudokucp.trace import Tracer
+    from sudokucp.teaching.trace import Tracer
 
 
 class _Stop(Exception):
@@ -103,7 +103,7 @@ class TracedCounts(dict):
 
 
 class _Naive(Backend):
-    tracer: Tracer | None = None  # set by sudokucp.trace: a traced board and traced counts
+    tracer: Tracer | None = None  # set by sudokucp.teaching.trace: a traced board and traced counts
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         empties = [c for c, v in enumerate(puzzle.cells) if not v]

@@ -22,11 +22,11 @@ from sudokucp.cli.datasets import add_datasets
 from sudokucp.cli.explain import add_explain
 from sudokucp.cli.generate import add_generate
 from sudokucp.cli.ladder import add_ladder
+from sudokucp.cli.progress import show_notices
 from sudokucp.cli.rate import add_rate
 from sudokucp.cli.report import add_report
 from sudokucp.cli.solve import add_backends, add_check, add_solve
 from sudokucp.cli.trace import add_trace
-from sudokucp.progress import show_notices
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -177,10 +177,10 @@ def _cluster_options(args: argparse.Namespace) -> dict[str, object]:
 def run_bench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from sudokucp.cli.progress import Progress
     from sudokucp.executors.dask_cluster import ClusterError
     from sudokucp.executors.local import usable_cores
     from sudokucp.harness import BenchConfig, BenchError, bench
-    from sudokucp.progress import Progress
 
     if args.retry and not args.resume:
         raise CommandError("--retry runs again some runs of an earlier bench: add --resume")

@@ -15,7 +15,7 @@ from sudokucp.backends import (
     OptionError,
     UnknownBackend,
 )
-from sudokucp.formats import Entry, iter_entries
+from sudokucp.io.formats import Entry, iter_entries
 from sudokucp.puzzle import PuzzleError, Shape
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE = 0, 1, 2

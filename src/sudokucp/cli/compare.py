@@ -11,7 +11,7 @@ from sudokucp.cli.common import EXIT_OK, EXIT_UNSOLVED, CommandError, fail, numb
 if TYPE_CHECKING:
     import pandas as pd
 
-    from sudokucp.compare import Comparison
+    from sudokucp.reporting.compare import Comparison
     from sudokucp.result import Row
 
 
@@ -30,7 +30,7 @@ def _floor_arg(text: str) -> float:
 
 
 def add_compare(sub: argparse._SubParsersAction) -> None:
-    from sudokucp.compare import FLOOR_MS, FLOOR_MS_PAIRED, SLOWER, SLOWER_PAIRED
+    from sudokucp.reporting.compare import FLOOR_MS, FLOOR_MS_PAIRED, SLOWER, SLOWER_PAIRED
 
     p = sub.add_parser("compare", help="compare two results folders run by run; exit 1 on "
                                        "regressions",
@@ -60,9 +60,9 @@ def add_compare(sub: argparse._SubParsersAction) -> None:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from sudokucp.compare import PER_RUN, compare, rule_line, shown_runs
-    from sudokucp.report import markdown_table
-    from sudokucp.results_folder import FolderError, load_folder
+    from sudokucp.reporting.compare import PER_RUN, compare, rule_line, shown_runs
+    from sudokucp.reporting.report import markdown_table
+    from sudokucp.reporting.results_folder import FolderError, load_folder
 
     try:
         old, new = load_folder(args.old), load_folder(args.new)
@@ -96,7 +96,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def _regressions_line(result: Comparison) -> str:
     """'REGRESSIONS: 2 (1 newly unsolved, 1 slower)': the runs that regressed."""
-    from sudokucp.compare import REGRESSIONS
+    from sudokucp.reporting.compare import REGRESSIONS
 
     counts = result.regressions["change"].value_counts()
     return (f"REGRESSIONS: {len(result.regressions)} ("
@@ -141,7 +141,7 @@ def _values(values: Sequence[float | None], unit: str) -> str:
 def _write_csv(runs: pd.DataFrame, path: str) -> None:
     from pathlib import Path
 
-    from sudokucp.files import atomic_write
+    from sudokucp.io.files import atomic_write
 
     try:
         atomic_write(Path(path), lambda tmp: runs.to_csv(tmp, index=False,

@@ -20,7 +20,7 @@ from sudokucp.cli.common import (
 from sudokucp.puzzle import Shape, cell_name
 
 if TYPE_CHECKING:
-    from sudokucp.explain import Move
+    from sudokucp.teaching.explain import Move
 
 
 def add_explain(sub: argparse._SubParsersAction) -> None:
@@ -52,7 +52,7 @@ def _level(text: str) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from sudokucp.explain import explain
+    from sudokucp.teaching.explain import explain
 
     bad, code = BadEntries(args.file), EXIT_OK
     entries, many = with_many(read_entries(args.file, args.shape))

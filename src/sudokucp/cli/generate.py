@@ -22,8 +22,8 @@ from sudokucp.cli.common import (
     shape_arg,
     size_arg,
 )
-from sudokucp.files import NotWritable, temporary_beside, writable_file
 from sudokucp.generator import puzzle_seed
+from sudokucp.io.files import NotWritable, temporary_beside, writable_file
 from sudokucp.puzzle import Shape
 
 GENERATE_COST = ("What one minimal puzzle costs (reports/generate.md, a 2-core machine): 9x9 "

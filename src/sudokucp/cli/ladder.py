@@ -20,11 +20,11 @@ from sudokucp.cli.common import (
     seconds_arg,
     whole_arg,
 )
-from sudokucp.files import NotWritable, writable_file, writable_folder, write_error
+from sudokucp.io.files import NotWritable, writable_file, writable_folder, write_error
 
 
 def add_ladder(sub: argparse._SubParsersAction) -> None:
-    from sudokucp.ladder import RUNGS
+    from sudokucp.teaching.ladder import RUNGS
 
     rungs = "; ".join(f"{r.key}: {r.adds} ({r.spec})" for r in RUNGS)
     p = sub.add_parser("ladder", help="the propagation ladder: nodes and time per rung",
@@ -79,8 +79,8 @@ def header(args: argparse.Namespace, sets: list[tuple[str, list]]) -> str:
 
 
 def run_ladder(args: argparse.Namespace) -> int:
-    from sudokucp import ladder
-    from sudokucp.progress import Progress
+    from sudokucp.cli.progress import Progress
+    from sudokucp.teaching import ladder
 
     try:
         rungs = ladder.pick_rungs(args.rungs)
@@ -113,7 +113,7 @@ def run_ladder(args: argparse.Namespace) -> int:
 
 def report_folder(name: str) -> Path:
     """--out as a folder that takes the report's files, checked before any run."""
-    from sudokucp.ladder import FILES
+    from sudokucp.teaching.ladder import FILES
 
     try:
         folder = writable_folder(name)

@@ -38,10 +38,10 @@ def add_report(sub: argparse._SubParsersAction) -> None:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from sudokucp.files import FolderBusy, FolderLock
     from sudokucp.harness import read_measurement
-    from sudokucp.report import write_reports
-    from sudokucp.results_folder import FolderError, load_folder, settings_of
+    from sudokucp.io.files import FolderBusy, FolderLock
+    from sudokucp.reporting.report import write_reports
+    from sudokucp.reporting.results_folder import FolderError, load_folder, settings_of
 
     try:
         folder = load_folder(args.folder)

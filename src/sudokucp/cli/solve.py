@@ -37,7 +37,7 @@ from sudokucp.cli.common import (
     shape_arg,
     with_many,
 )
-from sudokucp.formats import WRITERS, DuplicateGiven
+from sudokucp.io.formats import WRITERS, DuplicateGiven
 from sudokucp.puzzle import Grid, Puzzle, to_line
 from sudokucp.result import Result, Status
 

@@ -75,7 +75,7 @@ def jsonl_target(args: argparse.Namespace) -> Iterator[IO[str] | None]:
 
 
 def run_trace(args: argparse.Namespace) -> int:
-    from sudokucp import trace
+    from sudokucp.teaching import trace
 
     backend = from_spec(args.backend)
     if not trace.traceable(backend):
@@ -125,7 +125,7 @@ class PageEvents:
 
 def check_targets(*paths: Path | None) -> None:
     """--out and --html as files that can be written, checked before the search."""
-    from sudokucp.files import NotWritable, writable_file
+    from sudokucp.io.files import NotWritable, writable_file
 
     for path in paths:
         if path is not None:
@@ -136,8 +136,8 @@ def check_targets(*paths: Path | None) -> None:
 
 
 def write_page(path: Path, events: list[dict]) -> None:
-    from sudokucp import replay
-    from sudokucp.files import write_error, write_text
+    from sudokucp.io.files import write_error, write_text
+    from sudokucp.teaching import replay
 
     try:
         write_text(path, replay.render(events))

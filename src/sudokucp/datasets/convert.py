@@ -11,9 +11,9 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from sudokucp.io.records import csv_header, csv_record
+from sudokucp.io.tokens import CELL_COUNTS
 from sudokucp.puzzle import DIGITS
-from sudokucp.records import csv_header, csv_record
-from sudokucp.tokens import CELL_COUNTS
 
 BLANKS = frozenset("0._-*")
 VALUES = {**{ch: ch for ch in DIGITS}, **{ch.lower(): ch for ch in DIGITS if ch.isalpha()},

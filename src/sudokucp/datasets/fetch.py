@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sudokucp.datasets.catalog import BY_NAME, DataSet
 from sudokucp.datasets.convert import ConvertError, convert, to_text
-from sudokucp.files import NotWritable, atomic_write, writable_folder, write_error, write_text
+from sudokucp.io.files import NotWritable, atomic_write, writable_folder, write_error, write_text
 
 CACHE_ENV, MIRROR_ENV = "SUDOKUCP_CACHE", "SUDOKUCP_MIRROR"
 EXTRA = "pip install 'sudoku-cp[datasets]'"

@@ -4,7 +4,7 @@ instances.csv, cactus.png, scatter/*.png, summary.md and report.html.
 results.csv holds every run; the other tables and the plots take each puzzle once, as its median
 over its repeats (sudokucp.stats.per_puzzle_medians).
 
-Every file is written under a temporary name and renamed (sudokucp.files), so a reader never sees
+Every file is written under a temporary name and renamed (sudokucp.io.files), so a reader never sees
 half of one.
 """
 
@@ -19,11 +19,10 @@ from typing import Any
 
 import pandas as pd
 
-from sudokucp.files import atomic_write, write_text
-from sudokucp.html_report import Page, render
-from sudokucp.plots import cactus, cactus_figure, scatters, shape_of
-from sudokucp.result import ANSWERED, Row, Status
-from sudokucp.scores import (
+from sudokucp.io.files import atomic_write, write_text
+from sudokucp.reporting.html_report import Page, render
+from sudokucp.reporting.plots import cactus, cactus_figure, scatters, shape_of
+from sudokucp.reporting.scores import (
     FLOOR_MS,
     PENALTY,
     SPREAD,
@@ -31,6 +30,7 @@ from sudokucp.scores import (
     pairs_frame,
     scores_frame,
 )
+from sudokucp.result import ANSWERED, Row, Status
 from sudokucp.stats import (
     LEVEL,
     MIN_PAIRED,

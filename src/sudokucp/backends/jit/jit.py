@@ -1,7 +1,7 @@
 """Compiled searches (numba): candidate bitmasks and propagation to a fixpoint at every node.
 
-Two kernels, imported on first use. `dfs` (jit_dfs.py over jit_layout, jit_propagate and
-jit_matching) keeps a row of candidate masks per depth on an explicit stack; at every node it
+Two kernels, imported on first use. `dfs` (dfs.py over layout.py, propagate.py and
+matching.py) keeps a row of candidate masks per depth on an explicit stack; at every node it
 places naked and hidden singles to a fixpoint, then per `propagation`: pointing and claiming
 (`locked`, the default below 16x16), Regin's matching filter on every changed unit (`alldiff`:
 every naked and hidden subset), both (`full`, the default from 16x16), or the filter on each
@@ -10,7 +10,7 @@ It branches on the open cell with the fewest candidates per failure weight of it
 (`branch=wdeg`, dom/wdeg), the fewest candidates (`cell`), or a digit with fewer places in a unit
 when there is one (`smallest`, Knuth's rule).
 
-`cdcl` (jit_cdcl.py over jit_cdcl_state, jit_cdcl_propagate and jit_cdcl_learn; the default from
+`cdcl` (cdcl.py over cdcl_state.py, cdcl_propagate.py and cdcl_learn.py; the default from
 25x25) learns clauses from conflicts over the same singles: first-UIP clauses whose struck digits
 are replaced by the placements that struck them, then minimised (`minimise=recursive`, MiniSat's
 rule, or `local`); VSIDS decisions that follow the saved phase (`phase=saved`) or place a digit
@@ -97,7 +97,7 @@ def _tables(shape: Shape) -> tuple[Any, Any, Any]:
 @cache
 def _positions(shape: Shape) -> Any:
     """The place of each cell in its row, column and box (for the learning kernel)."""
-    from sudokucp.backends.jit_cdcl_state import positions
+    from sudokucp.backends.jit.cdcl_state import positions
 
     units, _, cunits = _tables(shape)
     return positions(units, cunits)
@@ -112,7 +112,7 @@ def _cache_folder() -> Iterator[None]:
 
     folder = Path(__file__).parent
     digest = hashlib.sha256()
-    for path in sorted(folder.glob("jit_*.py")):
+    for path in sorted(folder.glob("*.py")):
         digest.update(path.read_bytes())
     base = numba.config.CACHE_DIR or str(folder / "__pycache__")
     saved = numba.config.CACHE_DIR
@@ -148,12 +148,12 @@ def warm(kernel: str) -> ModuleType:
         warm("dfs")  # its propagation prepares the root
     t0 = time.perf_counter()
     with _cache_folder():
-        if not _cached(f"jit_{kernel}"):
+        if not _cached(kernel):
             _say_compiling()
         if kernel == "dfs":
-            from sudokucp.backends import jit_dfs as module
+            from sudokucp.backends.jit import dfs as module
         else:
-            from sudokucp.backends import jit_cdcl as module
+            from sudokucp.backends.jit import cdcl as module
     if kernel == "dfs":
         geo = module.layout(4, 2, 2, 0, 0, 1, 1)
         buffers = module.buffers(geo, 1)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, SearchOutcome
-from sudokucp.backends.cnf import ENCODINGS, Simplified, block, decode, encode, simplify
+from sudokucp.backends.sat.cnf import ENCODINGS, Simplified, block, decode, encode, simplify
 from sudokucp.puzzle import Grid, Puzzle, Shape
 
 # python-sat's solvers that take assumptions and a limit (Lingeling takes no limit, Kissat no

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sudokucp.backends.jit_layout import (
+from sudokucp.backends.jit.layout import (
     G_C,
     G_DIRTY,
     G_HIDDEN,

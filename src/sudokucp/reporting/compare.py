@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sudokucp.reporting.scores import natural, penalised_seconds, solved_mask
 from sudokucp.result import Row
-from sudokucp.scores import natural, penalised_seconds, solved_mask
 from sudokucp.stats import FLOOR_S, LEVEL, MIN_PAIRED, SAME, paired, per_puzzle_medians
 
 SLOWER = 2.0  # per run: a run regressed when it takes more than this many times as long

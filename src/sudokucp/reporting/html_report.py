@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sudokucp.scores import UNSOLVED, VBS
+from sudokucp.reporting.scores import UNSOLVED, VBS
 
 
 @dataclass
@@ -41,7 +41,8 @@ class Page:
 
 
 def _asset(name: str) -> str:
-    return resources.files("sudokucp").joinpath("templates", name).read_text(encoding="utf-8")
+    folder = resources.files("sudokucp.reporting").joinpath("templates")
+    return folder.joinpath(name).read_text(encoding="utf-8")
 
 
 def render(page: Page, title: str = "Comparison") -> str:

@@ -24,15 +24,15 @@ from __future__ import annotations
 
 from numba import njit
 
-from sudokucp.backends.jit_cdcl_learn import add_clause, analyze, reduce_pool
-from sudokucp.backends.jit_cdcl_propagate import (
+from sudokucp.backends.jit.cdcl_learn import add_clause, analyze, reduce_pool
+from sudokucp.backends.jit.cdcl_propagate import (
     backtrack,
     enqueue,
     propagate,
     rebuild_watches,
     value,
 )
-from sudokucp.backends.jit_cdcl_state import (
+from sudokucp.backends.jit.cdcl_state import (
     DECAY,
     FIRST_REDUCE,
     GROW,
@@ -85,7 +85,7 @@ from sudokucp.backends.jit_cdcl_state import (
     positions,
     state,
 )
-from sudokucp.backends.jit_layout import BUDGET, EXHAUSTED, FULL_BUFFER, LIMIT, low_index
+from sudokucp.backends.jit.layout import BUDGET, EXHAUSTED, FULL_BUFFER, LIMIT, low_index
 
 __all__ = ["BUDGET", "EXHAUSTED", "GROW", "LIMIT", "Q_MINIMIZE", "Q_PROBED", "grow", "positions",
            "run", "state"]
@@ -238,7 +238,7 @@ def learn(lbd, regs, fregs, recent):
 def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
         lists, regs, fregs, recent, sols, budget):
     """Search on from the registers for at most `budget` conflicts and decisions (< 0: no bound);
-    returns EXHAUSTED, BUDGET, LIMIT or FULL_BUFFER as jit_dfs.run does, or GROW."""
+    returns EXHAUSTED, BUDGET, LIMIT or FULL_BUFFER as dfs.run does, or GROW."""
     n = units.shape[1]
     if regs[Q_PHASE] == 0 and not start(grid, masks, units, peers, cunits, cpos, iv, act, cells,
                                         uds, lims, pool, meta, watch, lists, regs, fregs, n):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokucp.backends.jit_cdcl_propagate import add_watch, rebuild_watches
-from sudokucp.backends.jit_cdcl_state import (
+from sudokucp.backends.jit.cdcl_propagate import add_watch, rebuild_watches
+from sudokucp.backends.jit.cdcl_state import (
     K_BIN,
     K_CELL,
     K_POOL,

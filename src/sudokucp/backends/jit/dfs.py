@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokucp.backends.jit_layout import (
+from sudokucp.backends.jit.layout import (
     ALLDIFF,
     BRANCH_SMALLEST,
     BRANCH_WDEG,
@@ -57,8 +57,8 @@ from sudokucp.backends.jit_layout import (
     low_index,
     popcount,
 )
-from sudokucp.backends.jit_matching import alldiff, views
-from sudokucp.backends.jit_propagate import assign, drain, hidden, locked
+from sudokucp.backends.jit.matching import alldiff, views
+from sudokucp.backends.jit.propagate import assign, drain, hidden, locked
 
 __all__ = ["BUDGET", "EXHAUSTED", "LIMIT", "buffers", "layout", "run", "run_many", "start"]
 

@@ -18,19 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from sudokucp.puzzle import (
-    MAX_SIDE,
-    Grid,
-    Puzzle,
-    PuzzleError,
-    Shape,
-    Writer,
-    to_grid,
-    to_line,
-    to_numeric,
-)
-from sudokucp.records import Record, csv_header, split_record
-from sudokucp.tokens import (
+from sudokucp.io.records import Record, csv_header, split_record
+from sudokucp.io.tokens import (
     DuplicateGiven,
     build,
     build_rows,
@@ -41,6 +30,17 @@ from sudokucp.tokens import (
     layout_of,
     read_solution,
     value_of,
+)
+from sudokucp.puzzle import (
+    MAX_SIDE,
+    Grid,
+    Puzzle,
+    PuzzleError,
+    Shape,
+    Writer,
+    to_grid,
+    to_line,
+    to_numeric,
 )
 
 __all__ = ["WRITERS", "DuplicateGiven", "Entry", "iter_entries", "load_puzzles", "parse_grid",

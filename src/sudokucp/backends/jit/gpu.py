@@ -1,7 +1,7 @@
 """Batched GPU search (numba's CUDA target): one thread per grid, the rest handed to the CPU.
 
 `solve_array` is the point: an array of grids goes to the device in one copy, one launch of
-the kernel in backends/gpu_kernel.py searches them all (singles to a fixpoint, fewest candidates
+the kernel in gpu_kernel.py searches them all (singles to a fixpoint, fewest candidates
 first, an explicit stack in local memory), and the answers come back in one copy. A grid whose
 thread ran out of its guess budget or its stack comes back unfinished and is solved by the `jit`
 backend on the host, so every grid of a batch ends answered; every solution is then checked by
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from sudokucp.backends.base import Backend, OptionError, SearchOutcome
-from sudokucp.backends.jit import refuse_values_out_of_range
+from sudokucp.backends.jit.jit import refuse_values_out_of_range
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result
 
@@ -63,7 +63,7 @@ class Gpu(Backend):
     extra = "gpu"
     module = "numba.cuda"
     package = "numba-cuda"
-    loads = ("numba", "sudokucp.backends.gpu_kernel")
+    loads = ("numba", "sudokucp.backends.jit.gpu_kernel")
     defaults = {"budget": 4096, "depth": 0, "block": 64, "order": "none", "second": 0}
     choices = {"order": ("none", "givens")}
     _reason: ClassVar[dict[str, str | None]] = {}
@@ -129,14 +129,14 @@ class Gpu(Backend):
 
     def depth(self, shape: Shape) -> int:
         """Frames of each thread's stack."""
-        from sudokucp.backends.gpu_kernel import frames
+        from sudokucp.backends.jit.gpu_kernel import frames
 
         return self.options["depth"] or frames(shape)
 
     def warm(self, shape: Shape) -> float:
         """Compile the kernel for a shape and jit's batch search (which takes the grids the
         kernel leaves) by solving one empty grid with each; the seconds it took."""
-        from sudokucp.backends.jit import Jit
+        from sudokucp.backends.jit.jit import Jit
 
         t0 = time.perf_counter()
         empty = _np().zeros((1, shape.cells), _np().uint8)
@@ -160,7 +160,7 @@ class Gpu(Backend):
         return result
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
-        from sudokucp.backends.gpu_kernel import EXHAUSTED, LIMIT
+        from sudokucp.backends.jit.gpu_kernel import EXHAUSTED, LIMIT
 
         np, shape = _np(), puzzle.shape
         slots = min(limit or MAX_KEEP, MAX_KEEP, MAX_KEEP if self._keep is None else
@@ -181,7 +181,7 @@ class Gpu(Backend):
     def _on_cpu(self, puzzle: Puzzle, limit: int, deadline: float | None,
                 stats: dict[str, float]) -> SearchOutcome:
         """The grid the thread left, solved by jit within what is left of the deadline."""
-        from sudokucp.backends.jit import Jit
+        from sudokucp.backends.jit.jit import Jit
 
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
         result = Jit(search="dfs").solve(puzzle, limit=limit, time_limit=left, keep=self._keep)
@@ -204,7 +204,7 @@ class Gpu(Backend):
         the seconds of each phase added to `times` (to_device, kernel, to_host)."""
         from numba import cuda
 
-        from sudokucp.backends.gpu_kernel import build
+        from sudokucp.backends.jit.gpu_kernel import build
 
         np, m = _np(), grids.shape[0]
         kernel = build(shape, self.depth(shape))
@@ -236,7 +236,7 @@ class Gpu(Backend):
         np = _np()
         start = time.perf_counter()
         grids = _checked(np, grids, shape)
-        from sudokucp.backends.gpu_kernel import EXHAUSTED, LIMIT  # numba: after the checks
+        from sudokucp.backends.jit.gpu_kernel import EXHAUSTED, LIMIT  # numba: after the checks
 
         m, times = grids.shape[0], {}
         order = self._order(np, grids)
@@ -290,7 +290,7 @@ class Gpu(Backend):
 
     def _on_host(self, grids: Any, shape: Shape, limit: int, rest: Any, out: tuple) -> None:
         """The grids still unfinished, solved by jit's batch call; `out` updated."""
-        from sudokucp.backends.jit import Jit
+        from sudokucp.backends.jit.jit import Jit
 
         batch = Jit(search="dfs").solve_array(grids[rest], shape, limit=limit)
         out[0][rest] = batch.solutions

@@ -1,7 +1,7 @@
 """Human techniques over the engine's board, applied to a fixpoint easiest first.
 
-A technique is a function of a Board (sudokucp.propagation). It applies one pattern (the singles:
-every single seen in one sweep) and returns the Step it made: the cells it placed and the
+A technique is a function of a Board (sudokucp.engine.propagation). It applies one pattern (the
+singles: every single seen in one sweep) and returns the Step it made: the cells it placed and the
 candidates it eliminated, both empty when it found nothing; a contradiction is `False`, the
 engine's one signal. Placing a digit removes it from the peers; that bookkeeping belongs to the
 engine's `place`, not to a technique. Every deduction holds in every solution (no technique
@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sudokucp.backends.base import OptionError, expired
-from sudokucp.propagation import (
+from sudokucp.engine.propagation import (
     Board,
     Outcome,
     Step,

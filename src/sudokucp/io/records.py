@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sudokucp.tokens import is_numeric, is_tabbed
+from sudokucp.io.tokens import is_numeric, is_tabbed
 
 PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz", "question", "grid", "sudoku")
 SOLUTION_COLUMNS = ("solution", "solutions", "answer", "answers")

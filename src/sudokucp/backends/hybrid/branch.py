@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from sudokucp.propagation import Board, Place
+from sudokucp.engine.propagation import Board, Place
 
 Rule = Callable[[Board, list[int]], list[Place]]
 

@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sudokucp.files import atomic_write
+from sudokucp.io.files import atomic_write
+from sudokucp.reporting.scores import PENALTY, backend_pairs, solved_mask
 from sudokucp.result import Status
-from sudokucp.scores import PENALTY, backend_pairs, solved_mask
 from sudokucp.stats import one_line_per_puzzle
 
 MIN_MS = 1e-2  # the smallest time a log axis shows (ms)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sudokucp.backends.jit_cdcl_state import (
+from sudokucp.backends.jit.cdcl_state import (
     K_BIN,
     K_CELL,
     K_OVERFLOW,
@@ -28,7 +28,7 @@ from sudokucp.backends.jit_cdcl_state import (
     V_VAL,
     heap_insert,
 )
-from sudokucp.backends.jit_layout import low_index
+from sudokucp.backends.jit.layout import low_index
 
 # --- assigning -----------------------------------------------------------------------------------
 

@@ -1,11 +1,11 @@
 """The seeds' combination done well: logic to a fixpoint, then MRV search, propagating at each node.
 
-The board and the propagation are the engine's (sudokucp.propagation): `settle` places the naked
-and hidden singles, `locked` sweeps pointing and claiming over the box-line crossings, and the
-other techniques come from sudokucp.techniques; `propagate` retries the singles after any success,
-then the easiest technique first.
+The board and the propagation are the engine's (sudokucp.engine.propagation): `settle` places
+the naked and hidden singles, `locked` sweeps pointing and claiming over the box-line crossings,
+and the other techniques come from sudokucp.engine.techniques; `propagate` retries the singles
+after any success, then the easiest technique first.
 
-The search branches by the rule of option `branch` (backends/hybrid_branch.py): `degree` (the
+The search branches by the rule of option `branch` (branch.py): `degree` (the
 default) takes the open cell with the fewest candidates, ties going to the one with the most open
 peers; `smallest` is Knuth's exact-cover rule (the fewest candidates or, from three up, a digit
 with two or three places left in a unit), the rule before `degree` and the rater's; `cell`,
@@ -32,10 +32,10 @@ import time
 from collections.abc import Iterator
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
-from sudokucp.backends.hybrid_branch import RULES, Rule, random_tie
-from sudokucp.propagation import Board, propagate, seed, settle
+from sudokucp.backends.hybrid.branch import RULES, Rule, random_tie
+from sudokucp.engine.propagation import Board, propagate, seed, settle
+from sudokucp.engine.techniques import LEVELS, TECHNIQUES, resolve_techniques
 from sudokucp.puzzle import Puzzle
-from sudokucp.techniques import LEVELS, TECHNIQUES, resolve_techniques
 
 SINGLES = tuple(LEVELS["singles"])
 GUESS_MASK = 15  # the clock is read every 16 guesses: a guess costs a settle, not a few operations
@@ -64,7 +64,7 @@ class Hybrid(Backend):
     defaults = {"techniques": "locked", "node_techniques": "singles", "branch": "degree",
                 "restarts": "auto", "seed": 0}
     choices = {"branch": tuple(RULES), "restarts": ("auto", "luby", "none")}
-    tracer = None  # a sudokucp.trace.Tracer while a search is traced
+    tracer = None  # a sudokucp.teaching.trace.Tracer while a search is traced
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)

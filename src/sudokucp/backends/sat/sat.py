@@ -19,7 +19,15 @@ from collections.abc import Callable
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
-from sudokucp.backends.cnf import ENCODINGS, Clauses, Simplified, block, decode, encode, simplify
+from sudokucp.backends.sat.cnf import (
+    ENCODINGS,
+    Clauses,
+    Simplified,
+    block,
+    decode,
+    encode,
+    simplify,
+)
 from sudokucp.puzzle import Grid, Puzzle
 
 FIRST_CHUNK = 200_000  # propagations of the first chunk when a deadline is set

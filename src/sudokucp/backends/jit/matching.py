@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from sudokucp.backends.jit_layout import G_AD, G_C, G_DIRTY, G_N, G_R, G_VIEWS, S_FAIL, low_index
-from sudokucp.backends.jit_propagate import drain, strike
+from sudokucp.backends.jit.layout import G_AD, G_C, G_DIRTY, G_N, G_R, G_VIEWS, S_FAIL, low_index
+from sudokucp.backends.jit.propagate import drain, strike
 
 
 @njit(cache=True)

@@ -20,7 +20,7 @@ from typing import Any
 
 from sudokucp.check import is_solution
 from sudokucp.executors import ResourceLimits, Task, make_executor
-from sudokucp.files import atomic_write, write_text
+from sudokucp.io.files import atomic_write, write_text
 from sudokucp.puzzle import Puzzle
 from sudokucp.result import Status
 from sudokucp.stats import percentile

@@ -1,7 +1,7 @@
 """The replay page: one self-contained HTML file that replays a trace in the browser.
 
-The events (sudokucp.trace) are embedded as JSON; the page's CSS and JavaScript, package data in
-templates/, are inlined: no server, no network, nothing fetched.
+The events (sudokucp.teaching.trace) are embedded as JSON; the page's CSS and JavaScript,
+package data in templates/, are inlined: no server, no network, nothing fetched.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ TEMPLATES = ("replay.html", "replay.css", "replay.js")
 
 def template(name: str) -> str:
     """A file of the package's templates folder."""
-    return files("sudokucp").joinpath("templates", name).read_text(encoding="utf-8")
+    return files("sudokucp.teaching").joinpath("templates", name).read_text(encoding="utf-8")
 
 
 def embed(events: Sequence[dict[str, Any]]) -> str:
@@ -37,7 +37,7 @@ def title(events: Sequence[dict[str, Any]]) -> str:
 
 
 def render(events: Sequence[dict[str, Any]]) -> str:
-    """The page replaying `events` (a start event first, as sudokucp.trace.record returns)."""
+    """The page replaying `events` (a start event first, as teaching.trace.record returns)."""
     if not events or events[0].get("event") != "start":
         raise ValueError("a trace begins with its start event")
     page, style, script = (template(name) for name in TEMPLATES)

@@ -12,7 +12,7 @@ x != y. The search assigns one variable per level; options choose, as the course
 
 Glossary: x, y = variables (cell indexes), d[x] = domain bitmask (bit v-1 for digit v), v = a
 digit's bit, trail = (cell, old domain) pairs undone on backtrack, w[x][i] = weight of the
-constraint between x and its i-th peer. The heuristics live in csp_order.py.
+constraint between x and its i-th peer. The heuristics live in order.py.
 
 Stats: nodes = values assigned; checks = constraint checks (one test of x != y on a pair of values:
 against each assigned neighbour until a conflict with `none`, each value of a revised domain with
@@ -26,7 +26,7 @@ import sys
 from collections import deque
 
 from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome, expired
-from sudokucp.backends.csp_order import pick_variable, value_order
+from sudokucp.backends.csp.order import pick_variable, value_order
 from sudokucp.puzzle import Puzzle, geometry
 
 

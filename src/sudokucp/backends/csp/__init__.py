@@ -1,0 +1,1 @@
+"""The textbook CSP backend and its variable and value orders."""

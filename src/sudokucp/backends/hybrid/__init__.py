@@ -1,0 +1,1 @@
+"""The hybrid backend: logic between guesses, and its branching rules."""

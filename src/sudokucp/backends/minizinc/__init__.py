@@ -1,0 +1,1 @@
+"""The minizinc backend and its model, sudoku.mzn (package data)."""

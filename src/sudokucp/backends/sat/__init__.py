@@ -1,0 +1,1 @@
+"""SAT backends: the shared CNF encoding, pycosat (sat) and PySAT (pysat)."""

@@ -1,0 +1,1 @@
+"""The logic engine: propagation (tables, board, place / eliminate / settle), the techniques."""

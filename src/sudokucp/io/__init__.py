@@ -1,0 +1,1 @@
+"""Reading and writing grids: layouts, file records, the format table, atomic files."""

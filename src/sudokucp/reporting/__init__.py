@@ -1,0 +1,1 @@
+"""Tables, plots, markdown and HTML reports, result folders read back, two folders compared."""

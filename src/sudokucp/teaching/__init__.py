@@ -1,0 +1,1 @@
+"""Classroom tools over the backends: explanations, search traces, their replay page, the ladder."""
