@@ -30,12 +30,13 @@ from __future__ import annotations
 import abc
 import contextlib
 import importlib
-import resource
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
+from sudokucp.clock import cpu_seconds
+from sudokucp.errors import OptionError
 from sudokucp.puzzle import Grid, Puzzle
 from sudokucp.result import Result, Status
 
@@ -43,18 +44,6 @@ SearchOutcome = tuple[list[Grid], bool, dict[str, float]]  # solutions, complete
 TIMED_OUT = "timed_out"  # stats key a backend sets when its own time limit stopped it
 CHECK_EVERY = 1024  # nodes between two looks at the clock: a power of two
 CHECK_MASK = CHECK_EVERY - 1  # `not nodes & CHECK_MASK` is true every CHECK_EVERY nodes
-
-
-def cpu_seconds() -> float:
-    """User + system seconds of this process (every thread) and of the children it waited for."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
-        resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def expired(deadline: float | None) -> bool:
-    """Whether the deadline (a perf_counter value; None = never) has passed."""
-    return deadline is not None and time.perf_counter() > deadline
 
 
 OnSolution = Callable[[Grid], None]  # told of each solution as the search finds it
@@ -84,10 +73,6 @@ class Found:
 
     def __iter__(self) -> Iterator[Grid]:
         return iter(self.kept)
-
-
-class OptionError(ValueError):
-    """An option a backend does not have, or a value it does not accept."""
 
 
 class Backend(abc.ABC):

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, SearchOutcome, expired
+from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, SearchOutcome
+from sudokucp.clock import expired
 from sudokucp.puzzle import Puzzle, Shape, geometry
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome, expired
+from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome
+from sudokucp.clock import expired
 from sudokucp.engine.propagation import lone_digits
 from sudokucp.puzzle import Grid, Puzzle, geometry
 

@@ -16,8 +16,8 @@ from sudokucp.backends.base import (
     Backend,
     Found,
     SearchOutcome,
-    expired,
 )
+from sudokucp.clock import expired
 from sudokucp.puzzle import Puzzle, Shape, geometry
 
 if TYPE_CHECKING:

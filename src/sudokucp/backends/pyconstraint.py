@@ -12,7 +12,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
+from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
+from sudokucp.clock import expired
 from sudokucp.puzzle import Grid, Puzzle, geometry
 
 SOLVERS = {

@@ -10,7 +10,8 @@ This one fills the first empty cell with each digit its row, column and box allo
 
 from __future__ import annotations
 
-from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, SearchOutcome, expired
+from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, SearchOutcome
+from sudokucp.clock import expired
 from sudokucp.puzzle import Puzzle
 
 

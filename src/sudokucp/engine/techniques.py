@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from sudokucp.backends.base import OptionError, expired
+from sudokucp.clock import expired
 from sudokucp.engine.propagation import (
     Board,
     Outcome,
@@ -30,6 +30,7 @@ from sudokucp.engine.propagation import (
     place,
     start,
 )
+from sudokucp.errors import OptionError
 from sudokucp.puzzle import Grid, Puzzle
 
 NOTHING = Step()

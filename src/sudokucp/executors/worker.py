@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 from sudokucp import calibration
-from sudokucp.backends.base import cpu_seconds
+from sudokucp.clock import cpu_seconds
 from sudokucp.executors.base import Task, from_json, to_json
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result, Status

@@ -25,8 +25,9 @@ from __future__ import annotations
 import sys
 from collections import deque
 
-from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome, expired
+from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.backends.csp.order import pick_variable, value_order
+from sudokucp.clock import expired
 from sudokucp.puzzle import Puzzle, geometry
 
 

@@ -31,8 +31,9 @@ import random
 import time
 from collections.abc import Iterator
 
-from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
+from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.backends.hybrid.branch import RULES, Rule, random_tie
+from sudokucp.clock import expired
 from sudokucp.engine.propagation import Board, propagate, seed, settle
 from sudokucp.engine.techniques import LEVELS, TECHNIQUES, resolve_techniques
 from sudokucp.puzzle import Puzzle

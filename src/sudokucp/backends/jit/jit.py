@@ -46,7 +46,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
+from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
+from sudokucp.clock import expired
 from sudokucp.puzzle import Puzzle, Shape, geometry
 from sudokucp.result import Result
 

@@ -18,7 +18,7 @@ from array import array
 from collections.abc import Callable
 from typing import Any
 
-from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome, expired
+from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.backends.sat.cnf import (
     ENCODINGS,
     Clauses,
@@ -28,6 +28,7 @@ from sudokucp.backends.sat.cnf import (
     encode,
     simplify,
 )
+from sudokucp.clock import expired
 from sudokucp.puzzle import Grid, Puzzle
 
 FIRST_CHUNK = 200_000  # propagations of the first chunk when a deadline is set

@@ -1,0 +1,136 @@
+"""The layers of docs/ARCHITECTURE.md, kept: every import in src/ (lazy ones and those for type
+checking included) goes down the list below or stays in its own layer."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sudokucp"
+
+# Lowest first. A module may import its own layer and the layers below it, never one above.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("core", ("", "errors", "clock", "puzzle", "check", "result", "io")),
+    ("measures", ("calibration", "stats")),
+    ("engine", ("engine",)),
+    ("backends", ("backends",)),
+    ("executors", ("executors",)),
+    ("harness", ("runlog", "harness")),
+    ("tools", ("reporting", "teaching", "datasets", "generator", "rating")),
+    ("cli", ("cli", "__main__")),
+)
+SHARED_BY_BACKENDS = ("backends", "backends.base")  # the registry and the contract
+PRIVATE = ("executors.dask_cluster", "executors.worker")  # reached through executors/__init__
+
+
+def module_name(path: Path) -> str:
+    """'engine.techniques' for src/sudokucp/engine/techniques.py, '' for the package itself."""
+    parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported(path: Path) -> list[tuple[int, str]]:
+    """(line, module below sudokucp) of every project import in a file, relative ones resolved."""
+    name, found = module_name(path), []
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            base = _absolute(node, [p for p in package if p])
+            targets = [base] + [f"{base}.{a.name}".strip(".") for a in node.names]
+            found += [(node.lineno, t) for t in targets if _is_module(t)]
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, a.name.removeprefix("sudokucp").strip("."))
+                      for a in node.names if a.name.split(".")[0] == "sudokucp"]
+    return found
+
+
+def _absolute(node: ast.ImportFrom, package: list[str]) -> str | None:
+    if node.level:
+        up = package[:len(package) - (node.level - 1)]
+        return ".".join(up + ([node.module] if node.module else []))
+    if node.module and node.module.split(".")[0] == "sudokucp":
+        return node.module.removeprefix("sudokucp").strip(".")
+    return None
+
+
+def _is_module(name: str | None) -> bool:
+    if name is None:
+        return False
+    path = PACKAGE.joinpath(*name.split(".")) if name else PACKAGE
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def layer(module: str) -> int:
+    """Index in LAYERS of the layer holding `module`."""
+    best, at = -1, 0
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".") or prefix == "") and \
+                    len(prefix) >= best:
+                best, at = len(prefix), index
+    return at
+
+
+def family(module: str) -> str | None:
+    """The backend a module of backends/ belongs to: its module or package name."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "backends" and len(parts) > 1 and parts[1] != "base" else None
+
+
+def breaches(path: Path) -> list[str]:
+    """Every import of one file that breaks a rule, as 'file:line: rule'."""
+    me, out = module_name(path), []
+    for line, target in imported(path):
+        where = f"{path.relative_to(PACKAGE.parent)}:{line}: {me} imports {target}"
+        if layer(target) > layer(me):
+            out.append(f"{where}: {LAYERS[layer(target)][0]} is above {LAYERS[layer(me)][0]}")
+        elif family(me) and family(target) and family(me) != family(target) \
+                and target not in SHARED_BY_BACKENDS:
+            out.append(f"{where}: backends meet in the registry, never import each other")
+        elif target in PRIVATE and not me.startswith(target.rsplit(".", 1)[0]):
+            out.append(f"{where}: {target} is private to its package")
+    return out
+
+
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_module_sits_in_a_layer():
+    assert SOURCES
+    placed = {x for _, prefixes in LAYERS for x in prefixes}
+    unplaced = [m for m in map(module_name, SOURCES)
+                if not any(m == x or m.startswith(x + ".") for x in placed)]
+    assert unplaced == [], f"add these to a layer of LAYERS: {unplaced}"
+
+
+def test_no_import_goes_up_a_layer_or_across_backends():
+    found = [b for path in SOURCES for b in breaches(path)]
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("into, source, rule", [
+    ("harness.py", "from sudokucp.reporting.report import write_reports\n", "above"),
+    ("backends/mrv.py", "def f():\n    from sudokucp.cli import main\n", "above"),
+    ("engine/techniques.py", "import sudokucp.teaching.trace\n", "above"),
+    ("backends/mrv.py", "from sudokucp.backends.naive import NaiveRecursive\n",
+     "never import each other"),
+    ("cli/bench.py", "from sudokucp.executors import dask_cluster\n", "private"),
+])
+def test_the_rules_catch_a_planted_import(tmp_path, monkeypatch, into, source, rule):
+    planted = PACKAGE / into
+    copy = tmp_path / planted.name
+    copy.write_text(planted.read_text() + "\n" + source)
+    monkeypatch.setattr("pathlib.Path.read_text", _reading(planted, copy))
+    assert any(rule in b for b in breaches(planted))
+
+
+def _reading(planted: Path, copy: Path):
+    original = Path.read_text
+
+    def read_text(self: Path, *args, **kwargs) -> str:
+        return original(copy if self == planted else self, *args, **kwargs)
+    return read_text
