@@ -4,8 +4,9 @@ and the harness as the one way to time backends against each other.
 A report's header (`Provenance.lines`) names the command, the commit and whether the tree was
 dirty, the date, the machine, the load at the start and the end, the calibration loop's spread
 (before and after the script, and inside every harness sweep) and the percentile definition.
-`measure` runs backends on puzzles through `sudokucp.harness.bench`: isolated workers, CPU time,
-repeats in a shuffled order, every answer judged and cross-validated.
+`measure` runs backends on puzzles through `bench_and_report` (sudokucp.reporting.bench_report):
+isolated workers, CPU time, repeats in a shuffled order, every answer judged and cross-validated,
+the tables written.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from typing import Any
 
 from sudokucp import calibration
 from sudokucp.executors import Outcome, Task, make_executor
-from sudokucp.harness import BenchConfig, BenchOutcome, bench
+from sudokucp.harness import BenchConfig, BenchOutcome
 from sudokucp.puzzle import Puzzle
+from sudokucp.reporting.bench_report import bench_and_report
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
@@ -55,9 +57,7 @@ def commit() -> str:
 
 
 def _cpu_model() -> str:
-    from sudokucp.reporting.report import machine as described
-
-    return described()["machine"]
+    return calibration.machine()["machine"]
 
 
 class Provenance:
@@ -129,10 +129,11 @@ def measure(backends: Sequence[str], puzzles: Sequence[Puzzle] | Sequence[Path],
             os.pathsep))]))
     with tempfile.TemporaryDirectory(prefix="sudokucp-bench-") as scratch:
         files = _puzzle_files(puzzles, Path(scratch))
-        config = BenchConfig(list(backends), files, out or Path(scratch) / "out", limit=limit,
+        config = BenchConfig(backends=list(backends), puzzles=files,
+                             out=out or Path(scratch) / "out", limit=limit,
                              timeout=timeout, jobs=jobs, seed=seed, repeat=repeat,
                              cpu_limit=cpu_limit, memory_mb=None)
-        outcome = bench(config)
+        outcome = bench_and_report(config)
     if provenance is not None:
         provenance.add(outcome)
     return outcome

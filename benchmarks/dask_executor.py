@@ -32,9 +32,10 @@ from pathlib import Path
 from common import ROOT, Provenance
 
 from sudokucp.executors import ResourceLimits, Task, make_executor
-from sudokucp.harness import BenchConfig, Dataset, ResultLog, bench, execute, plan, resolve
+from sudokucp.harness import BenchConfig, Dataset, ResultLog, execute, plan, resolve
 from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles, parse_grid
+from sudokucp.reporting.bench_report import bench_and_report
 
 ROYLE = ROOT.parent / "shared" / "puzzles" / "royle17.txt"
 FULL_4X4 = "1234341221434321"
@@ -137,7 +138,8 @@ def measure_kill(grids: int, folder: Path) -> list[str]:
     puzzles = folder / "royle.txt"
     puzzles.write_text("".join(line + "\n" for line in ROYLE.read_text().splitlines()[:grids]))
     out = folder / "kill"
-    config = BenchConfig(["hybrid", "mrv"], [str(puzzles)], out, timeout=10.0)
+    config = BenchConfig(backends=["hybrid", "mrv"], puzzles=[str(puzzles)], out=out,
+                         timeout=10.0)
     executor = make_executor("dask", workers=2, chunk=25)
     pids = executor.client.run(os.getpid)
     victim, killed = next(iter(pids.values())), []
@@ -149,7 +151,7 @@ def measure_kill(grids: int, folder: Path) -> list[str]:
             killed.append(time.perf_counter())
 
     start = time.perf_counter()
-    outcome = bench(config, on_row=on_row, executor=executor)
+    outcome = bench_and_report(config, on_row=on_row, executor=executor)
     seconds = time.perf_counter() - start
     keys = [json.loads(line)["key"] for line in (out / "results.jsonl").read_text().splitlines()]
     statuses = Counter(row.status.value for row in outcome.rows)

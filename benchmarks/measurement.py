@@ -48,9 +48,10 @@ SOLUTION = "48392165796734582125187649354813297672956413813679824537268951481425
 TRIVIAL_RUN = '''
 import json, sys, time
 from pathlib import Path
-from sudokucp.harness import BenchConfig, bench
+from sudokucp.harness import BenchConfig, bench  # rows only: what is timed is between rows
 stamps = []
-bench(BenchConfig(["naive"], [sys.argv[1]], Path(sys.argv[2]), timeout=10.0, memory_mb=None),
+bench(BenchConfig(backends=["naive"], puzzles=[sys.argv[1]], out=Path(sys.argv[2]),
+                  timeout=10.0, memory_mb=None),
       on_row=lambda row: stamps.append(time.perf_counter()))
 gaps = sorted(b - a for a, b in zip(stamps, stamps[1:]))
 mean = (stamps[-1] - stamps[0]) / (len(stamps) - 1)

@@ -132,24 +132,6 @@ class Where(_Fake):
         return solutions, complete, {**stats, "cores": len(cores), "core": min(cores)}
 
 
-SLOWDOWN = "SUDOKUCP_TEST_SLOWDOWN"  # a factor Work's loop is made longer by, in the workers
-
-
-class Work(_Fake):
-    """A fixed amount of pure-Python work (`loops` rounds of the calibration loop, times the
-    factor in $SUDOKUCP_TEST_SLOWDOWN), then the solution: CPU time that only the machine moves."""
-
-    name = "fake-work"
-    defaults = {"loops": 1}
-
-    def _search(self, puzzle, limit, deadline):
-        from sudokucp import calibration
-
-        calibration.loop(int(calibration.LOOP * self.options["loops"]
-                             * float(os.environ.get(SLOWDOWN, "1"))))
-        return _solved(puzzle)
-
-
 def _solved(puzzle):
     from sudokucp.backends import get_backend
 

@@ -119,7 +119,8 @@ def test_resume_names_the_setting_that_changed(settings, versions, change):
 
 def _config(tmp_path: Path, **more) -> BenchConfig:
     settings = {"timeout": 5.0, "memory_mb": None} | more
-    return BenchConfig(["mrv"], [str(FOUR)], tmp_path / "new" / "out", **settings)
+    return BenchConfig(backends=["mrv"], puzzles=[str(FOUR)], out=tmp_path / "new" / "out",
+                       **settings)
 
 
 def test_resume_refuses_other_settings_and_retry_runs_those_outcomes_again(tmp_path):

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import csv
 import os
+import signal
 import stat
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from sudokucp.backends import OptionError, from_spec, parse_spec, split_specs
+from sudokucp.backends.base import TIMED_OUT
 from sudokucp.backends.command import read_grids
 from sudokucp.check import is_solution
 from sudokucp.cli import main
@@ -112,10 +113,9 @@ def test_unsat_and_unknown_are_read_as_said(tmp_path):
 
 def test_a_hanging_solver_is_killed_at_the_deadline(tmp_path):
     hang = script(tmp_path, "hang.py", HANG)
-    start = time.perf_counter()
     result = from_spec(f"command:run={hang}").solve(puzzle(), time_limit=0.5)
-    assert result.status is Status.TIMEOUT
-    assert time.perf_counter() - start < 10
+    assert result.status is Status.TIMEOUT and result.stats[TIMED_OUT] == 1
+    assert result.stats["exit_code"] == -signal.SIGKILL  # killed, not waited for
 
 
 def test_unreadable_output_and_missing_programs_are_errors(tmp_path):
@@ -185,11 +185,10 @@ def test_bench_judges_command_solvers_like_every_backend(tmp_path, monkeypatch, 
 def test_solve_with_a_command_and_a_hard_timeout(tmp_path, capsys):
     hang = script(tmp_path, "hang.py", HANG)
     (tmp_path / "one.txt").write_text(EASY + "\n")
-    start = time.perf_counter()
     code = main(["solve", str(tmp_path / "one.txt"), "-b", f"command:run={hang}",
                  "--timeout", "0.5"])
-    assert code == 1 and "TIMEOUT" in capsys.readouterr().out
-    assert time.perf_counter() - start < 15
+    out = capsys.readouterr().out
+    assert code == 1 and out.startswith("TIMEOUT") and f"exit_code={-signal.SIGKILL}" in out
     assert not [p for p in os.listdir("/proc") if p.isdigit() and _runs(p, str(hang))]
 
 

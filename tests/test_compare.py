@@ -23,7 +23,8 @@ def _bench(folder):
     """A results folder made by the harness: mrv and hybrid on four 4x4 grids."""
     puzzles = folder.parent / "tiny.txt"
     puzzles.write_text("\n".join(GRIDS) + "\n")
-    bench(BenchConfig(["mrv", "hybrid"], [puzzles], folder, timeout=5, memory_mb=None))
+    bench(BenchConfig(backends=["mrv", "hybrid"], puzzles=[puzzles], out=folder, timeout=5,
+                      memory_mb=None))
     return folder
 
 

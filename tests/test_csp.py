@@ -113,7 +113,6 @@ def test_the_deadline_stops_a_hopeless_search():
     result = csp("none", "static", "ascending").solve(hard, time_limit=0.2)
     assert result.status is Status.TIMEOUT and not result.complete
     assert result.stats[TIMED_OUT] == 1 and result.stats["nodes"] >= 1024
-    assert result.seconds < 10  # the clock is read every CHECK_EVERY nodes
 
 
 @pytest.mark.parametrize("propagation", ["fc", "mac"])

@@ -52,7 +52,8 @@ def test_the_api_refuses_only_when_told_not_to_overwrite(tmp_path):
     out.mkdir()
     (out / RESULTS).write_text('{"earlier": "run"}\n')
     with pytest.raises(BenchError, match="--resume to go on with them, or --overwrite"):
-        bench(BenchConfig(["mrv"], [str(FOUR)], out, max_puzzles=1, overwrite=False))
+        bench(BenchConfig(backends=["mrv"], puzzles=[str(FOUR)], out=out, max_puzzles=1,
+                          overwrite=False))
     assert (out / RESULTS).read_text() == '{"earlier": "run"}\n'
 
 

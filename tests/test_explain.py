@@ -1,4 +1,5 @@
-"""The explain command: every step holds in the solution, the sentences name what they do."""
+"""The explain command: every step holds in the solution, the sentences name what they do.
+(That its path is the logic backend's, move for move: tests/test_one_engine.py.)"""
 
 from __future__ import annotations
 
@@ -13,10 +14,14 @@ from hypothesis import strategies as st
 
 from sudokucp.backends import backend_class
 from sudokucp.cli import main
+from sudokucp.engine.propagation import Board, eliminate, place, start
+from sudokucp.engine.step import Step
+from sudokucp.engine.techniques import TECHNIQUES
 from sudokucp.generator import checker, generate_one
 from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle, Shape
-from sudokucp.teaching.explain import Pencil, explain, fish, hidden_subset, naked_subset, next_move
+from sudokucp.teaching import explain as explain_module
+from sudokucp.teaching.explain import explain
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ROOT / "puzzles" / "generated"
@@ -27,6 +32,18 @@ def solution_of(puzzle: Puzzle) -> tuple[int, ...]:
     result = checker(puzzle.shape).solve(puzzle, limit=2)
     assert result.count == 1, f"{puzzle.name} should have one solution"
     return result.solution
+
+
+def replay(puzzle: Puzzle, moves: list) -> Board:
+    """The engine's board of `puzzle` with the moves' digits placed and candidates removed."""
+    board = start(puzzle)
+    assert board
+    for move in moves:
+        for cell, digit in move.placed:
+            assert place(board, cell, 1 << (digit - 1)), move.text
+        for cell, digit in move.removed:
+            assert eliminate(board, [cell], 1 << (digit - 1)), move.text
+    return board
 
 
 def assert_sound(puzzle: Puzzle, moves: list) -> None:
@@ -45,10 +62,7 @@ def test_every_step_holds_in_the_solution(path: Path) -> None:
         moves = list(explain(puzzle, max_steps=400))
         assert_sound(puzzle, moves)
         if moves[-1].kind == "solved":
-            board = Pencil.start(puzzle)
-            for move in moves[:-1]:
-                board.apply(move)
-            assert tuple(board.values) == solution_of(puzzle)
+            assert tuple(replay(puzzle, moves[:-1]).vals) == solution_of(puzzle)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -71,7 +85,7 @@ def test_sixteen_by_sixteen_grid_uses_letters_for_digits_above_nine() -> None:
     moves = list(explain(puzzle))
     assert_sound(puzzle, moves)
     assert moves[-1].kind == "solved"
-    assert any(re.search(r"digit [A-G] ", m.text) for m in moves)
+    assert any(re.search(r"(digit|can only be) [A-G]\b", m.text) for m in moves)
 
 
 def test_tutorial_grid_is_stuck_and_names_the_guess() -> None:
@@ -93,9 +107,32 @@ def test_a_contradiction_is_named() -> None:
 
 def test_repeated_given_is_a_contradiction_at_once() -> None:
     puzzle = Puzzle(Shape.for_side(4), (1, 0, 0, 1) + (0,) * 12)  # parse() would refuse it
-    move = next_move(Pencil.start(puzzle))
+    move = next(explain(puzzle))
     assert move.kind == "contradiction"
-    assert "twice" in move.text
+    assert move.text == ("contradiction: digit 1 appears twice among the peers of r1c1: the grid "
+                         "has no solution")
+
+
+def test_a_digit_without_a_place_is_named() -> None:
+    cells = [0] * 81
+    cells[6:9] = (2, 3, 4)  # row 1 keeps three open cells, r1c1 to r1c3 ...
+    cells[9] = cells[21] = 1  # ... but r2c1 and r3c4 take digit 1 from boxes 1 and 2
+    moves = list(explain(Puzzle(Shape(3, 3), tuple(cells))))
+    assert moves[-1].text == ("contradiction: digit 1 has no place left in row 1: the grid has no "
+                              "solution")
+
+
+def test_a_contradiction_the_board_does_not_show_names_the_technique(monkeypatch) -> None:
+    """k cells holding fewer than k digits leave no empty cell behind: the sentence names the
+    pattern instead."""
+
+    def refuse(board, names):
+        yield "naked_triple", False
+
+    monkeypatch.setattr(explain_module, "deduce", refuse)
+    moves = list(explain(load_puzzles(SEEDS / "001-main.txt")[0]))
+    assert [m.text for m in moves] == ["contradiction: the cells and digits of a naked triple "
+                                       "cannot all be filled: the grid has no solution"]
 
 
 def test_sentences_follow_the_pattern_of_each_technique() -> None:
@@ -128,13 +165,14 @@ def test_subset_and_fish_finders_on_hard_grids(shared_puzzles: Path) -> None:
     assert found["naked pair"] + found["hidden pair"] > 0, found
 
 
-def test_finders_report_nothing_on_a_solved_grid() -> None:
+def test_a_solved_grid_is_solved_at_once_and_no_technique_finds_a_step() -> None:
     puzzle = load_puzzles(SEEDS / "002-logic-9x9.txt")[0]
-    board = Pencil.start(puzzle.with_cells(solution_of(puzzle)))
-    assert next_move(board).kind == "solved"
-    for find in (lambda p: naked_subset(p, 2), lambda p: hidden_subset(p, 3),
-                 lambda p: fish(p, 2)):
-        assert find(board) is None
+    solved = puzzle.with_cells(solution_of(puzzle))
+    assert [m.kind for m in explain(solved)] == ["solved"]
+    board = start(solved)
+    assert board
+    for technique in TECHNIQUES.values():
+        assert technique(board) == Step()
 
 
 def test_hint_levels_grow_from_technique_to_move(capsys) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sudokucp.check import find_conflicts
 from sudokucp.io.formats import (
     iter_entries,
     load_puzzles,
@@ -18,6 +19,7 @@ from sudokucp.io.formats import (
     to_line,
     to_numeric,
 )
+from sudokucp.io.plain import plain_puzzle, plain_text, repeats
 from sudokucp.puzzle import Puzzle, PuzzleError, Shape
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -384,3 +386,32 @@ def test_solve_answers_the_first_grid_before_the_input_ends():
     finally:
         timer.cancel()
     assert len(first) == 81 and "." not in first
+
+
+# --- the fast path: one grid per line ---------------------------------------------------------
+
+def test_plain_text_takes_one_grid_lines_only():
+    assert plain_text(LINE.encode() + b"\r\n") == LINE == plain_text(LINE + "\n")
+    assert plain_text(LINE.replace(".", "0").encode()) == LINE.replace(".", "0")
+    for other in (LINE[:-1], LINE + ".", " " + LINE[1:], LINE[:-1] + "\t", LINE[:-1] + "•",
+                  "#" + LINE[1:], "G" + "." * 15):  # a 4x4 line may be a row of a 16x16
+        assert plain_text(other) is None and plain_text(other.encode()) is None
+
+
+def test_plain_puzzle_reads_valid_grids_and_leaves_the_rest():
+    assert plain_puzzle(LINE, None, "n") == parse_grid(LINE)
+    assert plain_puzzle(LINE, None, "n").name == "n"
+    assert plain_puzzle(LINE, Shape(3, 3)) == parse_grid(LINE)
+    assert plain_puzzle(LINE, Shape(2, 2)) is None  # another shape: the general reader says why
+    assert plain_puzzle("9" + LINE[1:], None) is None  # 9 twice in row 1
+    assert plain_puzzle("A" + LINE[1:], None) is None  # no digit of a 9x9
+    assert plain_puzzle("g" + "." * 255, None) == parse_grid("G" + "." * 255)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_repeats_agrees_with_the_judge(shape):
+    rng = random.Random(shape.side)
+    for _ in range(30):
+        cells = tuple(rng.choice([0, 0, 0, rng.randint(1, shape.side)]) for _ in range(shape.cells))
+        assert repeats(shape, cells) == bool(find_conflicts(shape, cells))
+    assert not repeats(shape, random_puzzle(shape, 1).cells)

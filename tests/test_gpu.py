@@ -135,7 +135,8 @@ def outcome(where: str) -> dict:
     return out
 
 
-@pytest.fixture(params=["simulator", "device"])
+@pytest.fixture(params=[pytest.param(where, marks=pytest.mark.slow)  # the simulator: ~15 s
+                        for where in ("simulator", "device")])
 def ran(request) -> dict:
     return outcome(request.param)
 
@@ -202,6 +203,7 @@ def test_counting_every_solution_keeps_what_was_asked(ran):
     assert all(is_solution(Puzzle(Shape(2, 2), (0,) * 16), s) for s in empty["solutions"])
 
 
+@pytest.mark.slow
 def test_the_simulator_is_not_a_device():
     assert "simulator" in outcome("simulator")["reason"]
 

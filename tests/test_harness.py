@@ -190,8 +190,8 @@ def _small_file(tmp_path, lines):
 
 def test_resume_skips_finished_runs_and_tolerates_a_torn_line(tmp_path):
     path = _small_file(tmp_path, [EASY, EASY.replace("3", "0", 1), EASY.replace("6", "0", 1)])
-    config = BenchConfig(["naive", "mrv"], [str(path)], tmp_path / "out", timeout=5,
-                         memory_mb=None)
+    config = BenchConfig(backends=["naive", "mrv"], puzzles=[str(path)], out=tmp_path / "out",
+                         timeout=5, memory_mb=None)
     first = bench(config)
     assert first.ran == 6 and not first.disagreements
     log = tmp_path / "out" / "results.jsonl"

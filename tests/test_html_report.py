@@ -12,7 +12,8 @@ import pytest
 from browser import open_page
 
 from sudokucp.cli import main
-from sudokucp.harness import BenchConfig, bench
+from sudokucp.harness import BenchConfig
+from sudokucp.reporting.bench_report import bench_and_report
 from sudokucp.result import Row, Status
 from sudokucp.runlog import RESULTS, ResultLog
 
@@ -140,7 +141,8 @@ def test_a_folder_without_runs_is_refused_in_one_line(tmp_path, make, message):
 def test_bench_writes_the_scores_the_plots_and_the_page(tmp_path):
     puzzles = tmp_path / "small.txt"
     puzzles.write_text("1.3.3.1.2.4.4.2.\n.2.4.4.2.1.3.3.1\n")
-    outcome = bench(BenchConfig(["mrv", "hybrid"], [puzzles], tmp_path / "out", timeout=5))
+    outcome = bench_and_report(BenchConfig(backends=["mrv", "hybrid"], puzzles=[puzzles],
+                                            out=tmp_path / "out", timeout=5))
     names = {p.name for p in outcome.files}
     assert {"scores.csv", "instances.csv", "scatter", "report.html"} <= names
     assert (tmp_path / "out" / "scatter" / "hybrid_vs_mrv.png").exists()

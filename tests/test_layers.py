@@ -17,7 +17,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("engine",)),
     ("backends", ("backends",)),
     ("executors", ("executors",)),
-    ("harness", ("runlog", "harness")),
+    ("harness", ("runlog", "runplan", "runcheck", "measurement", "harness")),
     ("tools", ("reporting", "teaching", "datasets", "generator", "rating")),
     ("cli", ("cli", "__main__")),
 )

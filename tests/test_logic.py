@@ -8,7 +8,8 @@ from conftest import PUZZLES, SHARED
 from sudokucp.backends import OptionError, backend_class, get_backend
 from sudokucp.backends.base import TIMED_OUT
 from sudokucp.check import is_solution
-from sudokucp.engine.propagation import Board, start, tables
+from sudokucp.engine.propagation import Board, start
+from sudokucp.engine.tables import tables
 from sudokucp.engine.techniques import (
     LEVELS,
     TECHNIQUES,
@@ -49,6 +50,10 @@ def drop(board: Board, cells, *digits: int) -> None:
     mask = sum(1 << (d - 1) for d in digits)
     for c in cells:
         board.cand[c] &= ~mask
+
+
+def bit(d: int) -> int:
+    return 1 << (d - 1)
 
 
 def keep(board: Board, cell: int, *digits: int) -> None:
@@ -187,6 +192,31 @@ def test_swordfish():
         drop(b, [c for c in row(r) if c % 9 not in cols], 6)
     expected = {(r * 9 + j, 6) for r in range(9) if r not in allowed for j in (0, 4, 8)}
     assert eliminated(swordfish(b)) == expected
+
+
+def test_steps_carry_their_pattern():
+    """The evidence explain tells: units (rows 0-8, columns 9-17, boxes 18-26), cells, digits."""
+    b = empty(FOUR)
+    drop(b, [1, 2, 3], 2)
+    assert hidden_single(b)[:3] == (((0, 2),), (), (0,))  # row 1
+    b = empty(NINE)
+    drop(b, [9, 10, 11, 18, 19, 20], 5)
+    assert pointing(b)[2:] == ((18, 0), (0, 1, 2), bit(5))  # box 1, row 1
+    b = empty(NINE)
+    drop(b, range(3, 9), 7)
+    assert claiming(b)[2:] == ((0, 18), (0, 1, 2), bit(7))  # row 1, box 1
+    b = empty(NINE)
+    keep(b, 0, 1, 2)
+    keep(b, 1, 1, 2)
+    assert naked_pair(b)[2:] == ((0,), (0, 1), bit(1) | bit(2))
+    b = empty(NINE)
+    drop(b, [col(4)[i] for i in range(4, 9)], 6, 7, 8, 9)
+    assert hidden_quad(b)[2:] == ((13,), tuple(col(4)[:4]), sum(map(bit, (6, 7, 8, 9))))
+    b = empty(NINE)
+    allowed = {0: (0, 4), 3: (4, 8), 6: (0, 8)}
+    for r, cols in allowed.items():
+        drop(b, [c for c in row(r) if c % 9 not in cols], 6)
+    assert swordfish(b)[2:] == ((0, 3, 6, 9, 13, 17), (0, 4, 31, 35, 54, 62), bit(6))
 
 
 def test_nothing_found_is_an_empty_step():

@@ -258,16 +258,16 @@ def test_all_names_the_backends_it_leaves_out(monkeypatch, capsys, notices):
 
 def test_the_first_jit_compile_is_announced(tmp_path, monkeypatch, capsys, notices):
     numba = pytest.importorskip("numba")
-    from sudokucp.backends.jit import jit
+    from sudokucp.backends.jit import kernels
 
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
-    assert not jit._cached("dfs")
+    assert not kernels.cached("dfs")
     (tmp_path / "backends_0").mkdir()
     (tmp_path / "backends_0" / "dfs.run-66.py311.nbi").write_bytes(b"")
-    assert jit._cached("dfs") and not jit._cached("cdcl")
-    jit._say_compiling.cache_clear()
-    jit._say_compiling()
-    jit._say_compiling()
+    assert kernels.cached("dfs") and not kernels.cached("cdcl")
+    kernels.say_compiling.cache_clear()
+    kernels.say_compiling()
+    kernels.say_compiling()
     assert capsys.readouterr().err == ("sudoku-cp: compiling the jit kernels (first use; cached "
                                        "afterwards)…\n")
 

@@ -19,8 +19,8 @@ from sudokucp.engine.propagation import (
     seed,
     settle,
     start,
-    tables,
 )
+from sudokucp.engine.tables import tables
 from sudokucp.engine.techniques import LEVELS, fixpoint, hidden_single
 from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle, Shape, geometry
@@ -51,8 +51,10 @@ def test_tables_of_every_shape(shape):
     assert tables(shape) is t  # cached
     assert t.units == g.units and t.peers == g.peers and t.full == (1 << n) - 1
     assert len(t.crossings) == n * (shape.box_rows + shape.box_cols)
-    for inter, box_rest, line_rest in t.crossings:
+    for (inter, box_rest, line_rest), (box, line) in zip(t.crossings, t.crossing_units):
         assert len(inter) + len(box_rest) == n == len(inter) + len(line_rest)
+        assert set(inter) | set(box_rest) == set(t.units[box]) and 2 * n <= box < 3 * n
+        assert set(inter) | set(line_rest) == set(t.units[line]) and line < 2 * n
     for cell in range(shape.cells):
         units = {u for u in range(3 * n) if t.unit_bits[cell] >> u & 1}
         assert units == set(g.cell_units[cell])
@@ -101,6 +103,7 @@ def test_place_that_empties_a_peer():
     b = blank(FOUR)
     b.cand[1] = bit(4)
     assert place(b, 0, bit(4)) is False
+    assert b.cand[1] == 0 and b.vals[1] == 0  # the flaw stays visible, for explain to tell
 
 
 def test_eliminate_reports_what_it_removed():
@@ -110,6 +113,7 @@ def test_eliminate_reports_what_it_removed():
     assert eliminate(b, [0, 7], bit(1)) == []  # nothing left to remove: not a contradiction
     b.cand[3] = bit(2) | bit(5)
     assert eliminate(b, [3], bit(2) | bit(5)) is False
+    assert b.cand[3] == 0  # the flaw stays visible, for explain to tell
 
 
 # --- settle --------------------------------------------------------------------------------------

@@ -67,3 +67,17 @@ def test_digest_depends_on_shape_and_cells():
     b = Puzzle(Shape(3, 2), (0,) * 36)
     assert a.digest != b.digest
     assert a.digest == Puzzle(Shape(2, 3), (0,) * 36, name="other").digest
+
+
+def test_from_checked_makes_the_same_value_as_the_constructor():
+    cells = (1, 0, 0, 0) * 4
+    made, checked = Puzzle(Shape(2, 2), cells, "a"), Puzzle.from_checked(Shape(2, 2), cells, "a")
+    assert made == checked and hash(made) == hash(checked) and checked.name == "a"
+    assert checked.digest == made.digest and checked.to_line() == made.to_line()
+
+
+def test_bad_values_are_named_by_cell():
+    with pytest.raises(PuzzleError, match="value 5 at r1c2 is larger than 4"):
+        Puzzle(Shape(2, 2), (1, 5) + (0,) * 14)
+    with pytest.raises(PuzzleError, match="value -1 at r4c4"):
+        Puzzle(Shape(2, 2), (0,) * 15 + (-1,))

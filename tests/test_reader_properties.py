@@ -2,11 +2,13 @@
 
 import contextlib
 import io
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sudokucp.io import formats
 from sudokucp.io.formats import WRITERS, iter_entries, parse_grid, parse_many
 from sudokucp.puzzle import Puzzle, PuzzleError, Shape
 
@@ -89,3 +91,64 @@ def test_unmutated_grids_read_back(shape):
     for write in WRITERS.values():
         entries = list(parse_many(write(shape, cells), shape=shape))
         assert [e.puzzle.cells for e in entries] == [cells]
+
+
+# --- the fast path for one-grid lines reads exactly as the general reader -----------------------
+
+LINE_ENDS = ["\n", "\r\n", "\r", ""]
+
+
+@st.composite
+def plain_lines(draw):
+    """Lines of one grid each (blanks '.', '0' or '_', letters in either case), some of them
+    spoiled: a character changed (a duplicate, a digit too large, a space, a non-ASCII one), one
+    cut or added; with titles and comments between them."""
+    lines = []
+    for _ in range(draw(st.integers(1, 6))):
+        shape = draw(st.sampled_from(SHAPES))
+        blanks = draw(st.lists(st.booleans(), min_size=shape.cells, max_size=shape.cells))
+        blank = draw(st.sampled_from([".", "0", "_"]))
+        text = "".join(blank if b else "123456789ABCDEFGHIJKLMNOP"[v - 1]
+                       for v, b in zip(pattern(shape), blanks))
+        if draw(st.booleans()):
+            text = text.lower()
+        if draw(st.integers(0, 2)) == 0:
+            at = draw(st.integers(0, len(text) - 1))
+            char = draw(st.sampled_from(list("0123456789.AGZaz_ \t?•#,")))
+            text = text[:at] + char + text[at + 1:]
+        if draw(st.integers(0, 5)) == 0:
+            text = text[:-1] if draw(st.booleans()) else text + "."
+        if draw(st.integers(0, 5)) == 0:
+            lines.append(draw(st.sampled_from(["Grid 01", "# comment", "", "quizzes,solutions"])))
+        lines.append(text + draw(st.sampled_from(LINE_ENDS)))
+    return "\n".join(line.removesuffix("\n") for line in lines) + "\n"
+
+
+def described(entries) -> list[tuple]:
+    """Everything an entry says, the puzzle's name and the error's kind and message included."""
+    return [(e.line, e.puzzle, e.puzzle.name if e.puzzle else None, type(e.error),
+             str(e.error), e.comment, e.solution) for e in entries]
+
+
+def read_all_ways(text: str, shape: Shape | None) -> list:
+    """The text read as the command line reads a file (bytes) and as a string."""
+    return [described(iter_entries(io.BytesIO(text.encode()), shape=shape)),
+            described(parse_many(text, shape=shape, stem="s"))]
+
+
+def one_grid(text: str, shape: Shape | None) -> Puzzle | str:
+    try:
+        return parse_grid(text, shape=shape, name="n")
+    except PuzzleError as err:
+        return f"{type(err).__name__}: {err}"
+
+
+@QUICK
+@given(plain_lines(), st.sampled_from([None, *SHAPES, Shape(3, 2)]))
+def test_the_fast_path_reads_as_the_general_reader(text, shape):
+    fast = read_all_ways(text, shape)
+    first = text.split("\n")[0]
+    fast_one = one_grid(first, shape)
+    with mock.patch.object(formats, "plain_text", lambda raw: None):  # the general reader only
+        assert read_all_ways(text, shape) == fast
+        assert one_grid(first, shape) == fast_one

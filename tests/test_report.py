@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from sudokucp.calibration import machine
 from sudokucp.reporting.report import (
     cactus_figure,
-    machine,
     markdown,
     results_frame,
     settings_lines,

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from sudokucp.backends import backend_class, from_spec
-from sudokucp.harness import RESULTS, BenchConfig, BenchError, ResultLog, bench
+from sudokucp.harness import RESULTS, BenchConfig, BenchError, ResultLog
+from sudokucp.reporting.bench_report import bench_and_report
 from sudokucp.reporting.report import RESULT_COLUMNS, results_frame
 from sudokucp.result import ANSWERED, Row, Status
 
@@ -57,14 +58,15 @@ def test_resume_over_the_committed_log_runs_nothing_again(tmp_path):
     for dataset, grids in _grids_by_dataset(rows).items():  # the puzzles the runs read
         puzzles.append(tmp_path / f"{dataset}.txt")
         puzzles[-1].write_text("".join(f"{grid}\n" for grid in grids))
-    config = BenchConfig(backends, puzzles, out, timeout=10, jobs=2, resume=True, seed=1,
+    config = BenchConfig(backends=backends, puzzles=puzzles, out=out, timeout=10, jobs=2,
+                         resume=True, seed=1,
                          max_puzzles=1000)  # the settings of the command in reports/README.md
     logged = {row.backend: row.versions.get("backend") for row in rows}
     if any(from_spec(b).version() != v for b, v in logged.items()):
         with pytest.raises(BenchError, match="version"):  # an upgrade dates the example
-            bench(config)
+            bench_and_report(config)
         return
-    outcome = bench(config)
+    outcome = bench_and_report(config)
     assert (outcome.ran, outcome.skipped) == (0, len(rows))
     assert len(outcome.rows) == len(rows) and not outcome.notes
     assert (out / "summary.csv").read_text().startswith("backend,dataset,runs,solved")

@@ -201,3 +201,14 @@ def test_cli_bad_max_steps_exits_2(capsys, value):
         main(["trace", str(PUZZLES / "examples/4x4.txt"), "--max-steps", value])
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "--max-steps" in err and "Traceback" not in err
+
+
+def test_the_teaching_tracer_is_what_the_backends_call():
+    """teaching.trace.Tracer has every method of the protocol declared in backends/base.py,
+    and only traced backends have the hook."""
+    from sudokucp.backends.base import Tracer as Protocol
+
+    tracer = trace.Tracer(grid("examples/4x4.txt"), lambda event: None)
+    assert isinstance(tracer, Protocol)
+    assert not isinstance(object(), Protocol)
+    assert not hasattr(get_backend("logic"), "tracer") and get_backend("mrv").tracer is None

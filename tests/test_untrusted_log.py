@@ -27,7 +27,8 @@ FOUR = Path(__file__).resolve().parents[1] / "puzzles" / "examples" / "4x4.txt" 
 def real(tmp_path_factory) -> list[str]:
     """The lines of a real results.jsonl: mrv and hybrid on the five 4x4 examples."""
     out = tmp_path_factory.mktemp("real") / "out"
-    bench(BenchConfig(["mrv", "hybrid"], [str(FOUR)], out, timeout=5, memory_mb=None))
+    bench(BenchConfig(backends=["mrv", "hybrid"], puzzles=[str(FOUR)], out=out, timeout=5,
+                      memory_mb=None))
     lines = (out / RESULTS).read_text().splitlines()
     assert len(lines) == 10
     return lines

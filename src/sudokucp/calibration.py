@@ -4,15 +4,18 @@ sweep, in the same workers as the runs, so that a machine whose speed moves says
 A point is the median of SAMPLES timings of the loop (CPU and wall seconds). The spread of a
 series is (max - min) / median; the waiting is how much the wall time exceeds the CPU time. A
 spread or a waiting above NOISY, or a load average above the usable cores, gives the figures of
-the sweep a warning that names what to distrust."""
+the sweep a warning that names what to distrust. `machine` names the machine the figures come
+from (CPU model, cores, load, Python) for the summary."""
 
 from __future__ import annotations
 
 import os
+import platform
 import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from sudokucp.clock import cpu_seconds
 
@@ -112,3 +115,23 @@ def warnings(points: Sequence[Point], loads: Sequence[float], cores: int) -> lis
 def load() -> float:
     """The 1-minute load average."""
     return os.getloadavg()[0]
+
+
+def machine() -> dict[str, str]:
+    """The date, this machine (CPU model, cores), its load average and Python, for the summary."""
+    cores, usable = os.cpu_count() or 1, len(os.sched_getaffinity(0))
+    where = (f"{_cpu_model()}, {cores} cores ({usable} usable), {platform.system()} "
+             f"{platform.machine()}")
+    return {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "machine": where,
+            "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
+            "python": f"{platform.python_version()} ({platform.python_implementation()})"}
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"

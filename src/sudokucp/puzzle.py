@@ -6,7 +6,6 @@ unit = a row, a column or a box (a tuple of N cells), peers = the other cells sh
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -157,10 +156,12 @@ class Puzzle:
     def __post_init__(self) -> None:
         cells = tuple(self.cells)
         object.__setattr__(self, "cells", cells)
-        if len(cells) != self.shape.cells:
+        n = self.shape.side
+        if len(cells) != n * n:
             raise PuzzleError(f"wrong cell count: found {len(cells)}, expected "
                               f"{self.shape.cells} for {self.shape}")
-        n = self.shape.side
+        if min(cells) >= 0 and max(cells) <= n:  # at once; the loop below names the bad cell
+            return
         for cell, value in enumerate(cells):
             if not 0 <= value <= n:
                 raise PuzzleError(f"value {value} at {cell_name(self.shape, cell)} is larger than "
@@ -172,6 +173,14 @@ class Puzzle:
         from sudokucp.io.formats import parse_grid
 
         return parse_grid(text, shape=shape, name=name)
+
+    @classmethod
+    def from_checked(cls, shape: Shape, cells: Grid, name: str = "") -> Puzzle:
+        """A puzzle of cells already checked to fit `shape` (a tuple of N*N values 0..N), made
+        without checking them again: the readers' fast path. Sets every field."""
+        puzzle = object.__new__(cls)
+        puzzle.__dict__.update(shape=shape, cells=cells, name=name)
+        return puzzle
 
     @classmethod
     def empty(cls, shape: Shape, name: str = "") -> Puzzle:
@@ -192,6 +201,8 @@ class Puzzle:
     @cached_property
     def digest(self) -> str:
         """Stable short hash of shape and cells, for result keys."""
+        import hashlib
+
         text = f"{self.shape.box_rows}x{self.shape.box_cols}:{self.to_line()}"
         return hashlib.sha1(text.encode()).hexdigest()[:16]
 

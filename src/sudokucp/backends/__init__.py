@@ -10,12 +10,9 @@ colons: 'command:run=docker run img:1.0 {file}'.
 from __future__ import annotations
 
 import importlib
-import logging
 from typing import Any
 
 from sudokucp.backends.base import Backend, OptionError
-
-logger = logging.getLogger(__name__)
 
 BACKENDS: dict[str, str] = {
     "naive": "sudokucp.backends.naive:NaiveRecursive",
@@ -117,9 +114,8 @@ def get_backend(name: str, **options: Any) -> Backend:
 
 def unavailable_reason(cls: type[Backend]) -> str:
     """Why a backend is not available: its own reason (a missing program) or the package."""
-    own = getattr(cls, "unavailable_reason", None)
-    reason = own() if own else None
-    return reason or f"needs the package {cls.distribution()}: pip install 'sudoku-cp[{cls.extra}]'"
+    package = f"needs the package {cls.distribution()}: pip install 'sudoku-cp[{cls.extra}]'"
+    return cls.unavailable_reason() or package
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -182,7 +178,10 @@ def available_backends() -> list[str]:
         else:
             missing.append(f"{name} ({unavailable_reason(cls)})")
     if missing:
-        logger.info("backends not available here, left out: %s", "; ".join(missing))
+        import logging  # here, not at start-up: the command line starts faster
+
+        logging.getLogger(__name__).info("backends not available here, left out: %s",
+                                         "; ".join(missing))
     return names
 
 

@@ -1,7 +1,18 @@
-"""Backend: solve() is the template (timing, deadline, limit, errors); a backend writes _search.
+"""Backend: solve() is the template (load, prepare, clock, deadline, limit, errors); a backend
+writes _search, and _prepare when it builds something per shape.
 
-The contract of `_search(puzzle, limit, deadline) -> (solutions, complete, stats)`, called once per
-solve() after the options were checked by the constructor:
+The lifecycle of one solve(), in order:
+1. `load()`: `module` and `loads` imported once per process; the seconds are `stats["load_s"]` of
+   the first solve that paid them.
+2. `prepare(shape)` -> `_prepare(shape)`: what every search of a shape shares (a model without
+   the givens, a compiled kernel), built with the instance's options once per shape per instance;
+   the seconds are `stats["build_s"]` of the solve that built it (absent from the others).
+3. The clock starts; `deadline = start + time_limit`: the time limit covers the search only.
+4. `_search(puzzle, limit, deadline) -> (solutions, complete, stats)`.
+Steps 1 and 2 never count in `seconds`; a backend never shifts its deadline by hand.
+
+The contract of `_search`, called once per solve() after the options were checked by the
+constructor:
 
 - solutions: up to `limit` grids (0 = every one), each a tuple of N*N digits; the judge checks them.
   Collect them in `self.collector()` (a list that counts every grid and keeps the first few the
@@ -14,15 +25,13 @@ solve() after the options were checked by the constructor:
   CHECK_EVERY nodes (`not nodes & CHECK_MASK`); past it, return what was found with complete False
   and `stats[TIMED_OUT] = 1`. A search that cannot look (a C call) sets `interruptible = False`:
   the harness then relies on its outside kill.
-- stats: numbers only. The reports read `nodes` (values placed) and `guesses` (alternatives tried at
-  branch points); `backtracks`, per-technique counts and `*_s` timings (`build_s` for model
-  building, apart from search) are shown as they are.
-- Errors are raised, not returned: solve() turns an exception into an ERROR result.
-- Heavy imports happen in methods, never at module level: `available()` tries `module` alone, and
-  `load()` imports `module` and `loads` once per process before the clock starts (its time is
-  `stats["load_s"]` of the first solve, never search time).
-- A backend that builds a model before searching reports that time as `build_s` and lets the time
-  limit run from the end of the build (`deadline + build_s`): the limit covers the search.
+- stats: numbers only; `stats_keys` names those every result holds. The reports read `nodes`
+  (values placed) and `guesses` (alternatives tried at branch points); `backtracks`,
+  per-technique counts and `*_s` timings are shown as they are: `encode_s` for putting one
+  grid's givens into the prepared model (inside the clock), `solve_s` for the solver's call.
+- Errors are raised, not returned: solve() turns an exception (in _prepare too) into an ERROR
+  result.
+- Heavy imports happen in methods, never at module level: `available()` tries `module` alone.
 """
 
 from __future__ import annotations
@@ -33,11 +42,11 @@ import importlib
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from sudokucp.clock import cpu_seconds
 from sudokucp.errors import OptionError
-from sudokucp.puzzle import Grid, Puzzle
+from sudokucp.puzzle import Grid, Puzzle, Shape
 from sudokucp.result import Result, Status
 
 SearchOutcome = tuple[list[Grid], bool, dict[str, float]]  # solutions, complete, stats
@@ -48,6 +57,27 @@ CHECK_MASK = CHECK_EVERY - 1  # `not nodes & CHECK_MASK` is true every CHECK_EVE
 
 OnSolution = Callable[[Grid], None]  # told of each solution as the search finds it
 CONSTANT = "constant memory"  # the usual `counting`: nothing kept per solution counted
+
+
+@runtime_checkable
+class Tracer(Protocol):
+    """What a traced search tells as it goes (teaching/trace.py's Tracer writes it as events);
+    depth = hypotheses on the path, 0 the root."""
+
+    def place(self, depth: int, cell: int, digit: int, guess: bool = True) -> None:
+        """A digit put in `cell`: a hypothesis at `depth`, or deduced in the node at `depth`."""
+
+    def guess(self, cell: int, bit: int, vals: Sequence[int]) -> None:
+        """A hypothesis (cell, digit bit) in the node whose board is `vals`."""
+
+    def backtrack(self, depth: int | None = None) -> None:
+        """The node at `depth` (None: the deepest open one) failed."""
+
+    def retract(self, depth: int) -> None:
+        """The node at `depth` is left without having failed."""
+
+    def retreat(self, depth: int, failed: int) -> None:
+        """Back up to the node at `depth`; the `failed` ones just below it failed."""
 
 
 class Found:
@@ -76,7 +106,16 @@ class Found:
 
 
 class Backend(abc.ABC):
-    """A way of solving. Options go to the constructor; solve() has one signature for all."""
+    """A way of solving. Options go to the constructor; solve() has one signature for all.
+
+    An instance lives for many solves: the harness makes one per worker process and reuses it,
+    so `_prepare` builds once per shape what later solves share. It is not re-entrant and not
+    thread-safe: one solve at a time, from one thread.
+
+    Optional hooks, declared here and defined only by the backends that have them, so that
+    `hasattr(backend, name)` tells: `tracer`, `solve_many`, `solve_array`; and
+    `unavailable_reason()`, None unless a backend has a reason beyond a missing package.
+    """
 
     name: ClassVar[str]
     description: ClassVar[str]
@@ -90,9 +129,24 @@ class Backend(abc.ABC):
     loads: ClassVar[tuple[str, ...]] = ()  # modules load() imports besides `module`
     _loaded: ClassVar[set[str]] = set()
     _keep: int | None = None  # solutions solve() keeps, for collector()
+    _prepared: frozenset[Shape] = frozenset()  # shapes this instance's _prepare has built for
     _on_solution: OnSolution | None = None  # where solutions stream, see streaming()
     counting: ClassVar[str] = CONSTANT  # how memory grows with the count, said by `backends`
+    stats_keys: ClassVar[tuple[str, ...]] = ()  # keys every result's stats hold (errors aside)
     _available: ClassVar[dict[str, bool]] = {}
+
+    tracer: Tracer | None
+    """Where a traced search tells its steps: set by sudokucp.teaching.trace around one solve,
+    None otherwise. A backend that can be traced sets `tracer = None` in its class and calls it
+    at its places (never a test in its inner loops when it is None)."""
+
+    solve_many: Callable[..., Any]
+    """`solve_many(puzzles, *, limit=1) -> batch`: grids of one shape in one call, no deadline;
+    the batch holds per grid the first solution, the count, whether it is exact, and stats."""
+
+    solve_array: Callable[..., Any]
+    """`solve_array(grids, shape, *, limit=1) -> batch`: solve_many on a (grids x cells) integer
+    array, 0 for a blank; a value out of range is a ValueError naming the grid."""
 
     def __init__(self, **options: Any) -> None:
         self.options = {**self.defaults, **{k: self._coerce(k, v) for k, v in options.items()}}
@@ -140,6 +194,12 @@ class Backend(abc.ABC):
                     raise
                 Backend._available[cls.module] = False
         return Backend._available[cls.module]
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        """Why this machine cannot run the backend beyond a missing package (no program, no
+        device), or None; a backend that has one makes available() agree with it."""
+        return None
 
     @classmethod
     def load(cls) -> float:
@@ -201,8 +261,8 @@ class Backend(abc.ABC):
         self._keep = keep
         start, cpu = time.perf_counter(), cpu_seconds()
         try:
-            loaded = self.load()  # before the clock: an import is not search time
-            start, cpu = time.perf_counter(), cpu_seconds()
+            before = {"load_s": self.load() or None, "build_s": self.prepare(puzzle.shape)}
+            start, cpu = time.perf_counter(), cpu_seconds()  # imports and builds are not search
             deadline = None if time_limit is None else start + time_limit
             solutions, complete, stats = self._search(puzzle, limit, deadline)
         except Exception as err:  # a backend failure is a result, not a crash of the caller
@@ -210,13 +270,26 @@ class Backend(abc.ABC):
                           seconds=time.perf_counter() - start, cpu=cpu_seconds() - cpu,
                           error=f"{type(err).__name__}: {err}")
         seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
-        if loaded:
-            stats = {**stats, "load_s": loaded}
+        stats = {**stats, **{k: v for k, v in before.items() if v is not None}}
         count = len(solutions)
         kept = self._hand_over(solutions)[:keep]
         status = self._status(count, complete, limit, deadline, bool(stats.get(TIMED_OUT)))
         return Result(self.label, puzzle.name, status, kept, complete, seconds, stats,
                       found=None if count == len(kept) else count, cpu=cpu)
+
+    def prepare(self, shape: Shape) -> float | None:
+        """Run `_prepare(shape)` unless this instance already has: its seconds, or None when
+        nothing ran (already built, or a backend without one)."""
+        if shape in self._prepared or type(self)._prepare is Backend._prepare:
+            return None
+        start = time.perf_counter()
+        self._prepare(shape)
+        self._prepared = self._prepared | {shape}
+        return time.perf_counter() - start
+
+    def _prepare(self, shape: Shape) -> None:  # noqa: B027 - optional: empty unless overridden
+        """Optional: build what every search of `shape` shares (a model without the givens, a
+        compiled kernel) with the instance's options; solve() calls it before the clock."""
 
     def _hand_over(self, solutions: Sequence[Grid] | Found) -> tuple[Grid, ...]:
         """The solutions to keep; while streaming, those not yet handed on go now and none stay."""

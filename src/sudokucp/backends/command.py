@@ -46,6 +46,7 @@ class Command(Backend):
     description = "any external solver, run per puzzle: command:run=./mysolver {file}"
     defaults = {"run": "", "input": "line"}
     counting = "grows with the count: the program's whole output is read when it ends"
+    stats_keys = ("exit_code", "cpu_s")
     choices = {"input": tuple(WRITERS)}
     complete = False  # a printed grid proves no count; UNSAT is the program's claim
 

@@ -5,44 +5,77 @@ Counting enumerates through a solution callback that stops the search at the lim
 whatever `workers` says; the count is exact only when CP-SAT ends with OPTIMAL or INFEASIBLE. An
 exception from the collector (a streaming caller whose output closed) stops the search and is
 raised once CP-SAT has returned.
+The model of a shape is built once per instance (`_prepare`, before the clock); a grid pins its
+givens in it (each given's variable narrowed to its value, `encode_s`) and unpins them after.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, OptionError, SearchOutcome
-from sudokucp.puzzle import Puzzle, geometry
+from sudokucp.puzzle import Puzzle, Shape, geometry
+
+Pin = Callable[[int, int], tuple[int, int]]  # (cell, given) -> (variable index, its value)
 
 
-def build_integer(model: Any, puzzle: Puzzle) -> list[Any]:
-    """An integer variable per cell (givens fixed), AllDifferent per unit; returns the cell vars."""
-    n = puzzle.side
-    cells = [model.new_int_var(v or 1, v or n, "") for v in puzzle.cells]
-    for unit in geometry(puzzle.shape).units:
+@dataclass(frozen=True)
+class ShapeModel:
+    """A shape's model with no givens: the cells' values, and the variable a given pins."""
+
+    model: Any
+    cells: list[Any]  # a variable or linear expression per cell
+    pin: Pin
+
+
+def build_integer(model: Any, shape: Shape) -> tuple[list[Any], Pin]:
+    """An integer variable per cell, AllDifferent per unit; a given fixes its cell's variable."""
+    n = shape.side
+    cells = [model.new_int_var(1, n, "") for _ in range(shape.cells)]
+    for unit in geometry(shape).units:
         model.add_all_different([cells[c] for c in unit])
-    return cells
+    return cells, lambda cell, given: (cells[cell].index, given)
 
 
-def build_boolean(model: Any, puzzle: Puzzle) -> list[Any]:
-    """One Boolean per (cell, digit), exactly one per cell and per (unit, digit); returns the cell
-    values as linear expressions sum(d * x[cell, d])."""
-    n = puzzle.side
+def build_boolean(model: Any, shape: Shape) -> tuple[list[Any], Pin]:
+    """One Boolean per (cell, digit), exactly one per cell and per (unit, digit); the cells'
+    values are sum(d * x[cell, d]) and a given sets its (cell, digit) Boolean."""
+    n = shape.side
     digits = range(1, n + 1)
-    x = [[model.new_bool_var("") for _ in digits] for _ in puzzle.cells]
-    for cell, given in enumerate(puzzle.cells):
-        model.add_exactly_one(x[cell])
-        if given:
-            model.add_bool_or([x[cell][given - 1]])
-    for unit in geometry(puzzle.shape).units:
+    x = [[model.new_bool_var("") for _ in digits] for _ in range(shape.cells)]
+    for row in x:
+        model.add_exactly_one(row)
+    for unit in geometry(shape).units:
         for d in range(n):
             model.add_exactly_one([x[c][d] for c in unit])
-    return [sum(d * b for d, b in zip(digits, row)) for row in x]
+    cells = [sum(d * b for d, b in zip(digits, row)) for row in x]
+    return cells, lambda cell, given: (x[cell][given - 1].index, 1)
 
 
 BUILDERS = {"integer": build_integer, "boolean": build_boolean}
-MAX_WORKERS = 10_000  # CP-SAT refuses num_workers above it (MODEL_INVALID)
+
+
+@contextmanager
+def pinned(shaped: ShapeModel, puzzle: Puzzle) -> Iterator[None]:
+    """The puzzle's givens fixed in the shape's model (each pinned variable's domain narrowed to
+    its value), put back as they were afterwards."""
+    variables = shaped.model.proto.variables
+    saved = []
+    for cell, given in enumerate(puzzle.cells):
+        if given:
+            index, value = shaped.pin(cell, given)
+            domain = variables[index].domain
+            saved.append((domain, domain[0], domain[1]))
+            domain[0] = domain[1] = value
+    try:
+        yield
+    finally:
+        for domain, low, high in saved:
+            domain[0], domain[1] = low, high
 
 
 def make_collector(base: type, cells: list[Any], limit: int, found: Found) -> Any:
@@ -67,6 +100,9 @@ def make_collector(base: type, cells: list[Any], limit: int, found: Found) -> An
     return Collector()
 
 
+MAX_WORKERS = 10_000  # CP-SAT refuses num_workers above it (MODEL_INVALID)
+
+
 class CPSat(Backend):
     """CP-SAT on the integer model (AllDifferent) or the one-hot Boolean model (exactly-one)."""
 
@@ -79,9 +115,11 @@ class CPSat(Backend):
     defaults = {"model": "integer", "workers": 1}
     choices = {"model": ("integer", "boolean")}
     counting = "nearly constant memory: CP-SAT's own bookkeeping grows slightly"
+    stats_keys = ("encode_s", "solve_s", "branches", "conflicts")
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
+        self.models: dict[Shape, ShapeModel] = {}  # built by _prepare
         if not 1 <= self.options["workers"] <= MAX_WORKERS:
             raise OptionError(f"option 'workers' of 'cpsat' is a number of threads from 1 to "
                               f"{MAX_WORKERS:,} (CP-SAT's bound), not {self.options['workers']}")
@@ -91,35 +129,45 @@ class CPSat(Backend):
         """CP-SAT's worker threads: the harness keeps that many cores free for one run."""
         return self.options["workers"]
 
+    def _prepare(self, shape: Shape) -> None:
+        """The shape's model, built once: each grid pins its givens in it while it is solved."""
+        from ortools.sat.python import cp_model
+
+        model = cp_model.CpModel()
+        cells, pin = BUILDERS[self.options["model"]](model, shape)
+        self.models[shape] = ShapeModel(model, cells, pin)
+
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         from ortools.sat.python import cp_model
 
         start = time.perf_counter()
-        model = cp_model.CpModel()
-        cells = BUILDERS[self.options["model"]](model, puzzle)
-        built = time.perf_counter()
-        limit_at = None if deadline is None else deadline + built - start  # the limit covers search
-        solver = self._solver(cp_model, limit_at, enumerate_all=limit != 1)
-        if limit == 1:
-            status = solver.solve(model)
-            found = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-            solutions = [tuple(solver.value(v) for v in cells)] if found else []
-            complete = status == cp_model.INFEASIBLE
-        else:
-            collector = make_collector(cp_model.CpSolverSolutionCallback, cells, limit,
-                                       self.collector())
-            status = solver.solve(model, collector)
-            if collector.raised is not None:
-                raise collector.raised
-            solutions = collector.solutions
-            complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        shaped = self.models[puzzle.shape]
+        solver = self._solver(cp_model, deadline, enumerate_all=limit != 1)
+        with pinned(shaped, puzzle):
+            pinned_at = time.perf_counter()
+            solutions, complete, status = self._run(cp_model, solver, shaped, limit)
         if status == cp_model.MODEL_INVALID:
-            why = model.validate() or solver.solution_info() or "no reason given"
+            why = shaped.model.validate() or solver.solution_info() or "no reason given"
             raise RuntimeError(f"CP-SAT rejected the model or its parameters: {why}")
-        stats = self._stats(solver, built - start, time.perf_counter() - built)
-        if limit_at is not None and not complete and not (limit and len(solutions) >= limit):
-            stats[TIMED_OUT] = 1  # CP-SAT's own limit stopped it, on a clock started after ours
+        stats = self._stats(solver, pinned_at - start, time.perf_counter() - pinned_at)
+        if deadline is not None and not complete and not (limit and len(solutions) >= limit):
+            stats[TIMED_OUT] = 1  # CP-SAT's own limit stopped it
         return solutions, complete, stats
+
+    def _run(self, cp_model: Any, solver: Any, shaped: ShapeModel, limit: int
+             ) -> tuple[Any, bool, Any]:
+        """Solve the pinned model: (solutions, exhausted, CP-SAT's status)."""
+        if limit == 1:
+            status = solver.solve(shaped.model)
+            found = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+            solutions = [tuple(solver.value(v) for v in shaped.cells)] if found else []
+            return solutions, status == cp_model.INFEASIBLE, status
+        collector = make_collector(cp_model.CpSolverSolutionCallback, shaped.cells, limit,
+                                   self.collector())
+        status = solver.solve(shaped.model, collector)
+        if collector.raised is not None:
+            raise collector.raised
+        return collector.solutions, status in (cp_model.OPTIMAL, cp_model.INFEASIBLE), status
 
     def _solver(self, cp_model: Any, deadline: float | None, *, enumerate_all: bool) -> Any:
         solver = cp_model.CpSolver()
@@ -134,6 +182,6 @@ class CPSat(Backend):
         return solver
 
     @staticmethod
-    def _stats(solver: Any, build: float, solve: float) -> dict[str, float]:
-        return {"build_s": build, "solve_s": solve, "branches": solver.num_branches,
+    def _stats(solver: Any, encode: float, solve: float) -> dict[str, float]:
+        return {"encode_s": encode, "solve_s": solve, "branches": solver.num_branches,
                 "conflicts": solver.num_conflicts}

@@ -193,6 +193,11 @@ class DancingLinks(Backend):
     name = "dlx"
     description = ("Knuth's Algorithm X with dancing links on the exact-cover matrix "
                    "(4N^2 columns, N^3 rows), smallest column first")
+    stats_keys = ("nodes", "guesses")
+
+    def _prepare(self, shape: Shape) -> None:
+        """The shape's full matrix, linked once per process; each search works on a copy."""
+        matrix(shape)
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         m = matrix(puzzle.shape)

@@ -1,8 +1,9 @@
 """MRV backtracking: the most constrained cell first, chosen once (static) or at every node.
 
-Glossary: free[u] = bitmask of the digits unit u still lacks (bit v-1 for digit v); an entry is
-(row unit, column unit, box unit, cell) of an empty cell; the candidates of a cell are the AND of
-its three free masks. Placing a digit clears its bit in three units; removing it sets it back.
+Glossary: free[u] = bitmask of the digits unit u still lacks (bit v-1 for digit v); an OpenCell
+is (row unit, column unit, box unit, cell) of an empty cell, `entries` the open cells in search
+order; the candidates of a cell are the AND of its three free masks. Placing a digit clears its
+bit in three units; removing it sets it back.
 The dynamic order also looks at the other viewpoint when no cell is forced (option `hidden`): a
 digit with one place left in a unit is a one-candidate choice, a digit with none a dead end.
 The search is one loop over preallocated per-depth arrays: nothing is allocated per node; the
@@ -13,17 +14,21 @@ cells emptied after every candidate failed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome
+from sudokucp.backends.base import (
+    CHECK_MASK,
+    TIMED_OUT,
+    Backend,
+    Found,
+    SearchOutcome,
+    Tracer,
+)
 from sudokucp.clock import expired
 from sudokucp.engine.propagation import lone_digits
 from sudokucp.puzzle import Grid, Puzzle, geometry
 
-if TYPE_CHECKING:
-    from sudokucp.teaching.trace import Tracer
-
-Entry = tuple[int, int, int, int]  # row unit, column unit, box unit, cell
+OpenCell = tuple[int, int, int, int]  # row unit, column unit, box unit, cell
 
 
 def build_free(puzzle: Puzzle) -> list[int] | Literal[False]:
@@ -41,18 +46,18 @@ def build_free(puzzle: Puzzle) -> list[int] | Literal[False]:
     return free
 
 
-def list_empties(puzzle: Puzzle) -> list[Entry]:
-    """An entry per empty cell, row-major."""
+def list_empties(puzzle: Puzzle) -> list[OpenCell]:
+    """An OpenCell per empty cell, row-major."""
     units = geometry(puzzle.shape).cell_units
     return [(*units[cell], cell) for cell, value in enumerate(puzzle.cells) if not value]
 
 
-def sort_static(free: list[int], entries: list[Entry]) -> list[Entry]:
+def sort_static(free: list[int], entries: list[OpenCell]) -> list[OpenCell]:
     """Entries sorted once by their number of candidates, ties row-major (the seeds' order)."""
     return sorted(entries, key=lambda e: ((free[e[0]] & free[e[1]] & free[e[2]]).bit_count(), e[3]))
 
 
-def decode(puzzle: Puzzle, entries: list[Entry], bits: list[int]) -> Grid:
+def decode(puzzle: Puzzle, entries: list[OpenCell], bits: list[int]) -> Grid:
     """The full grid from the digit bit placed at each depth."""
     grid = list(puzzle.cells)
     for entry, bit in zip(entries, bits):
@@ -61,7 +66,7 @@ def decode(puzzle: Puzzle, entries: list[Entry], bits: list[int]) -> Grid:
 
 
 def unit_choice(free: list[int], cands: list[int], units: tuple[tuple[int, ...], ...],
-                entries: list[Entry], k: int) -> int | None:
+                entries: list[OpenCell], k: int) -> int | None:
     """The bit of a digit with one place left in a unit, its cell's entry swapped into place k;
     0 when a digit has no place left (a dead end); None when neither. cands must hold the
     candidates of every open cell, 0 for the filled ones."""
@@ -78,7 +83,7 @@ def unit_choice(free: list[int], cands: list[int], units: tuple[tuple[int, ...],
     return bit
 
 
-def retreat(free: list[int], entries: list[Entry], bits: list[int], masks: list[int],
+def retreat(free: list[int], entries: list[OpenCell], bits: list[int], masks: list[int],
             k: int) -> tuple[int, int, int]:
     """Empty the cells from depth k-1 back to the deepest with a candidate left to try:
     (that depth, its candidates, cells emptied with none left); depth -1 when the tree is done."""
@@ -97,7 +102,7 @@ def retreat(free: list[int], entries: list[Entry], bits: list[int], masks: list[
         emptied += 1
 
 
-def search(puzzle: Puzzle, free: list[int], entries: list[Entry], limit: int,
+def search(puzzle: Puzzle, free: list[int], entries: list[OpenCell], limit: int,
            deadline: float | None, dynamic: bool, hidden: bool,
            solutions: list[Grid] | Found | None = None,
            trace: Tracer | None = None) -> SearchOutcome:
@@ -189,6 +194,7 @@ class MRV(Backend):
     defaults = {"order": "dynamic", "hidden": True}
     choices = {"order": ("dynamic", "static")}
     tracer: Tracer | None = None  # set by sudokucp.teaching.trace
+    stats_keys = ("nodes", "backtracks")
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         free = build_free(puzzle)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 from functools import cache
-from typing import TYPE_CHECKING
 
 from sudokucp.backends.base import (
     CHECK_MASK,
@@ -16,12 +15,10 @@ from sudokucp.backends.base import (
     Backend,
     Found,
     SearchOutcome,
+    Tracer,
 )
 from sudokucp.clock import expired
 from sudokucp.puzzle import Puzzle, Shape, geometry
-
-if TYPE_CHECKING:
-    from sudokucp.teaching.trace import Tracer
 
 
 class _Stop(Exception):
@@ -35,8 +32,9 @@ def unit_table(shape: Shape) -> tuple[tuple[int, int, int], ...]:
     return tuple((r, c - n, b - 2 * n) for r, c, b in geometry(shape).cell_units)
 
 
-class Board:
-    """Used-digit bitmasks per row, column and box, with place and remove."""
+class UsedDigits:
+    """The grid being filled and its used-digit bitmasks per row, column and box, with place
+    and remove."""
 
     def __init__(self, puzzle: Puzzle) -> None:
         n = puzzle.side
@@ -70,8 +68,8 @@ class Board:
         self.grid[cell] = 0
 
 
-class TracedBoard(Board):
-    """A board that tells a tracer of each digit placed or removed, at the depth of its cell."""
+class TracedUsedDigits(UsedDigits):
+    """Used digits that tell a tracer of each digit placed or removed, at the depth of its cell."""
 
     def __init__(self, puzzle: Puzzle, empties: list[int], tracer: Tracer) -> None:
         self.depth = {cell: k + 1 for k, cell in enumerate(empties)}  # givens have none
@@ -103,11 +101,13 @@ class TracedCounts(dict):
 
 
 class _Naive(Backend):
-    tracer: Tracer | None = None  # set by sudokucp.teaching.trace: a traced board and traced counts
+    tracer: Tracer | None = None  # set by sudokucp.teaching.trace: traced digits and counts
+    stats_keys = ("nodes", "backtracks")
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         empties = [c for c, v in enumerate(puzzle.cells) if not v]
-        board = Board(puzzle) if self.tracer is None else TracedBoard(puzzle, empties, self.tracer)
+        board = UsedDigits(puzzle) if self.tracer is None else \
+            TracedUsedDigits(puzzle, empties, self.tracer)
         if not board.consistent:
             return [], True, {"nodes": 0, "backtracks": 0}
         self.counts = {"nodes": 0, "backtracks": 0} if self.tracer is None else \
@@ -125,7 +125,7 @@ class _Naive(Backend):
         if not self.counts["nodes"] & CHECK_MASK and expired(self.deadline):
             raise _Stop
 
-    def _walk(self, board: Board, empties: list[int], n: int, limit: int,
+    def _walk(self, board: UsedDigits, empties: list[int], n: int, limit: int,
               solutions: Found) -> bool:
         raise NotImplementedError
 
@@ -136,7 +136,7 @@ class NaiveRecursive(_Naive):
     name = "naive"
     description = "seeds' backtracking: row-major, digits ascending, recursive"
 
-    def _walk(self, board: Board, empties: list[int], n: int, limit: int,
+    def _walk(self, board: UsedDigits, empties: list[int], n: int, limit: int,
               solutions: Found) -> bool:
         """True when the tree was exhausted, False when the limit stopped it."""
         depth = len(empties) + 100
@@ -147,7 +147,7 @@ class NaiveRecursive(_Naive):
         finally:
             sys.setrecursionlimit(old)
 
-    def _fill(self, board: Board, empties: list[int], k: int, n: int, limit: int,
+    def _fill(self, board: UsedDigits, empties: list[int], k: int, n: int, limit: int,
               solutions: Found) -> bool:
         """Fill empties[k:]; True when the limit is reached and the search must stop."""
         if k == len(empties):
@@ -173,7 +173,7 @@ class NaiveIterative(_Naive):
     name = "naive-iterative"
     description = "seeds' backtracking: row-major, digits ascending, explicit stack"
 
-    def _walk(self, board: Board, empties: list[int], n: int, limit: int,
+    def _walk(self, board: UsedDigits, empties: list[int], n: int, limit: int,
               solutions: Found) -> bool:
         next_value = [1] * (len(empties) + 1)
         k = 0

@@ -10,7 +10,6 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from sudokucp.backends import split_specs
 from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_UNSOLVED,
@@ -25,14 +24,16 @@ from sudokucp.cli.common import (
     seconds_arg,
     whole_arg,
 )
-from sudokucp.executors import EXECUTORS
-from sudokucp.result import Row, Status
 
 if TYPE_CHECKING:
     from sudokucp.harness import BenchOutcome
+    from sudokucp.result import Row, Status
 
 
 def add_bench(sub: argparse._SubParsersAction) -> None:
+    from sudokucp.executors import EXECUTORS
+    from sudokucp.result import Status
+
     p = sub.add_parser("bench", help="compare backends on puzzle files: isolated runs, checked "
                                      "answers, CSV tables, a cactus plot",
                        description="Run every backend on every puzzle in isolated worker "
@@ -108,6 +109,8 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
 
 def _statuses(text: str) -> frozenset[Status]:
     """'crash,timeout' as statuses; plural and past forms (crashes, crashed) read the same."""
+    from sudokucp.result import Status
+
     names = {status.value: status for status in Status}
     found = set()
     for word in filter(None, (w.strip().lower() for w in text.split(","))):
@@ -147,40 +150,31 @@ def _stopped(received: list[int]) -> int:
     return 128 + signum
 
 
-def _cluster_options(args: argparse.Namespace) -> dict[str, object]:
-    """The options of --executor dask, refused with another executor; the extra, the scheduler's
-    address and the number of local workers are checked before any work. A local cluster's
-    worker count is filled in (the usable cores), for the summary."""
+def _executor_options(args: argparse.Namespace) -> dict[str, object]:
+    """The options of --executor dask (refused with another executor), checked and completed by
+    the executor before any work: a local cluster's worker count is filled in, for the summary."""
+    from sudokucp.executors import ExecutorError, check_options
+
     given = {name: getattr(args, name) for name in ("scheduler", "workers", "chunk")
              if getattr(args, name) is not None}
-    if args.executor != "dask":
-        if given:
-            raise CommandError(f"--{next(iter(given))} goes with --executor dask")
-        return {}
-    if args.scheduler is not None and args.workers is not None:
-        raise CommandError("--workers starts a local cluster; with --scheduler the cluster's "
-                           "workers are those started there")
-    from sudokucp.executors import dask_cluster
-    from sudokucp.executors.local import usable_cores
-
+    if args.executor != "dask" and given:
+        raise CommandError(f"--{next(iter(given))} goes with --executor dask")
     try:
-        dask_cluster.load_distributed()
-        if args.scheduler is not None:
-            dask_cluster.check_scheduler(args.scheduler)
-        else:
-            dask_cluster.check_workers(given.setdefault("workers", usable_cores()))
-    except (dask_cluster.MissingExtra, dask_cluster.ClusterError) as err:
+        return check_options(args.executor, given)
+    except ExecutorError as err:
         raise CommandError(str(err)) from None
-    return given
 
 
 def run_bench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from sudokucp.backends import split_specs
     from sudokucp.cli.progress import Progress
-    from sudokucp.executors.dask_cluster import ClusterError
+    from sudokucp.executors import ExecutorError
     from sudokucp.executors.local import usable_cores
-    from sudokucp.harness import BenchConfig, BenchError, bench
+    from sudokucp.harness import BenchConfig
+    from sudokucp.reporting.bench_report import bench_and_report
+    from sudokucp.runlog import BenchError
 
     if args.retry and not args.resume:
         raise CommandError("--retry runs again some runs of an earlier bench: add --resume")
@@ -195,21 +189,23 @@ def run_bench(args: argparse.Namespace) -> int:
         raise CommandError("--pin goes with the local executor (a Dask worker runs one run at "
                            "a time: pin its process from the cluster's side)")
     require_cpu_limit(args.cpu_limit)
-    cluster = _cluster_options(args)
+    cluster = _executor_options(args)
     specs = [s for item in args.backends for s in split_specs(item)]
     command = shlex.join(["sudoku-cp", *args.argv]) if getattr(args, "argv", None) else None
     puzzles = [puzzle_source(p) for p in args.puzzles]
-    config = BenchConfig(specs, puzzles, Path(args.out), args.limit, args.timeout,
-                         args.jobs, args.resume, args.seed, args.memory or None,
-                         args.max_puzzles, args.executor, args.retry, command, cluster,
-                         args.repeat, args.measure, args.cpu_limit, args.pin,
+    config = BenchConfig(backends=specs, puzzles=puzzles, out=Path(args.out), limit=args.limit,
+                         timeout=args.timeout, jobs=args.jobs, resume=args.resume,
+                         seed=args.seed, memory_mb=args.memory or None,
+                         max_puzzles=args.max_puzzles, executor=args.executor, retry=args.retry,
+                         command=command, cluster=cluster, repeat=args.repeat,
+                         measure=args.measure, cpu_limit=args.cpu_limit, pin=args.pin,
                          overwrite=args.overwrite)
     progress: list[Progress] = []
     with _stopped_by_signals() as received:
         try:
-            outcome = bench(config, on_row=lambda row: progress[0](row),
-                            on_plan=lambda total: progress.append(Progress(total)))
-        except (BenchError, ClusterError) as err:
+            outcome = bench_and_report(config, on_row=lambda row: progress[0](row),
+                                       on_plan=lambda total: progress.append(Progress(total)))
+        except (BenchError, ExecutorError) as err:
             raise CommandError(str(err)) from None
         except KeyboardInterrupt:  # before the runs began, or while the tables were written
             return _stopped(received)
@@ -232,6 +228,8 @@ def run_bench(args: argparse.Namespace) -> int:
 
 def status_counts(rows: Sequence[Row]) -> str:
     """'5 runs: 3 solved, 2 error': the runs in the tables, counted by status."""
+    from sudokucp.result import Status
+
     counts = Counter(row.status for row in rows)
     return f"{plural(len(rows), 'run')}: " + ", ".join(
         f"{counts[status]} {status.value}" for status in Status if counts[status])

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import chain
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from sudokucp.backends import (
     BackendUnavailable,
     OptionError,
     UnknownBackend,
 )
-from sudokucp.io.formats import Entry, iter_entries
 from sudokucp.puzzle import PuzzleError, Shape
+
+if TYPE_CHECKING:
+    from sudokucp.io.formats import Entry
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE = 0, 1, 2
 USER_ERRORS = (PuzzleError, UnknownBackend, BackendUnavailable, OptionError)
@@ -86,14 +89,46 @@ def size_arg(text: str) -> int:
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose every refusal is one line naming the command, and exit 2."""
+    """An argument parser whose every refusal is one line naming the command, and exit 2.
+    A description or an option's help may be a Later: made only when the help is shown."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)  # the subcommands' parsers too
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
+    def format_help(self) -> str:
+        """The help, its Later texts made now (they may import what they describe)."""
+        if isinstance(self.description, Later):
+            self.description = self.description.text()
+        for action in self._actions:
+            if isinstance(action.help, Later):
+                action.help = action.help.text()
+        return super().format_help()
+
+
+class Later:
+    """A help text made when shown, so that building the parser imports no heavy module (the
+    compare command's defaults live beside pandas, the ladder's rungs beside numpy)."""
+
+    def __init__(self, make: Callable[[], str]) -> None:
+        self.make = make
+
+    def text(self) -> str:
+        """The text, made now."""
+        return self.make()
+
 
 class HelpFormatter(argparse.HelpFormatter):
-    """Shows every option's default, unless its help already says it."""
+    """Shows every option's default, unless its help already says it. Made at every
+    add_argument: it reads the terminal's width without importing shutil (and its compressors)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        width = terminal_columns() - 2 if width is None else width  # as argparse's own
+        super().__init__(prog, indent_increment, max_help_position, width)
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text, default = action.help or "", action.default
@@ -102,6 +137,21 @@ class HelpFormatter(argparse.HelpFormatter):
         if quiet or "default" in text or not action.option_strings:
             return text
         return f"{text} (default: %(default)s)"
+
+
+def terminal_columns() -> int:
+    """The width of the terminal as shutil.get_terminal_size() reads it: $COLUMNS, then standard
+    output's terminal, then 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 def stdin_hint(source: str) -> None:
@@ -162,10 +212,10 @@ def source_label(source: str) -> str:
 def puzzle_source(text: str) -> str:
     """A FILE argument as a path: a data set's name (`sudoku-cp datasets`) becomes its converted
     file, fetched on first use with a progress bar; a set that cannot be had is a usage error."""
+    if text == "-" or Path(text).exists():
+        return text  # the data sets' catalogue (and hashlib, logging) not even imported
     from sudokucp import datasets
 
-    if text == "-" or Path(text).exists():
-        return text
     if text not in datasets.BY_NAME:
         if text.isidentifier():
             raise CommandError(f"{text}: no such file, nor a data set of that name "
@@ -183,6 +233,8 @@ def puzzle_source(text: str) -> str:
 def read_entries(source: str, shape: Shape | None) -> Iterator[Entry]:
     """Puzzle entries of a file (or a data set's name) as they are read; no file, or no entry in
     it, is a usage error."""
+    from sudokucp.io.formats import iter_entries  # the readers: not needed for --help
+
     found = False
     stdin_hint(source)
     source = puzzle_source(source)
@@ -223,8 +275,10 @@ class BadEntries:
 
 def require_cpu_limit(limit: float | None) -> None:
     """Refuse --cpu-limit where the CPU time of a running process cannot be read."""
+    if limit is None:
+        return
     from sudokucp.executors import cputime
 
-    if limit is not None and not cputime.supported():
+    if not cputime.supported():
         raise CommandError("--cpu-limit reads a run's CPU time from /proc, which this system "
                            "does not have: use --timeout")

@@ -6,13 +6,11 @@ import argparse
 import contextlib
 import os
 import sys
-from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from sudokucp.backends import (
     from_spec,
 )
-from sudokucp.backends.base import Backend
 from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_UNSOLVED,
@@ -22,9 +20,10 @@ from sudokucp.cli.common import (
     shape_arg,
     size_arg,
 )
-from sudokucp.generator import puzzle_seed
-from sudokucp.io.files import NotWritable, temporary_beside, writable_file
 from sudokucp.puzzle import Shape
+
+if TYPE_CHECKING:
+    from sudokucp.backends.base import Backend
 
 GENERATE_COST = ("What one minimal puzzle costs (reports/generate.md, a 2-core machine): 9x9 "
                  "about a hundredth of a second; 12x12 well under a second; 16x16 1 to 5 s with "
@@ -116,9 +115,13 @@ class _output:
     is one line naming FILE, and nothing is left behind."""
 
     def __init__(self, path: str | None) -> None:
+        from pathlib import Path
+
         self.path = None if path is None else Path(path)
 
     def __enter__(self) -> TextIO:
+        from sudokucp.io.files import NotWritable, temporary_beside, writable_file
+
         if self.path is None:
             return sys.stdout
         try:
@@ -168,6 +171,8 @@ def header(shape: Shape, count: int, seed: int | str, backend: Backend, *,
            givens: int | None = None, symmetric: bool = False, difficulty: str | None = None,
            tries: int | None = None) -> list[str]:
     """Comment lines that open a generated file: the command, the seed, how clues were removed."""
+    from sudokucp.generator import puzzle_seed
+
     removal = (f"clues removed in random order down to {givens} givens (not minimal)"
                if givens is not None else "minimal: every clue tried once, none can be removed")
     if symmetric:

@@ -38,8 +38,8 @@ def add_report(sub: argparse._SubParsersAction) -> None:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from sudokucp.harness import read_measurement
     from sudokucp.io.files import FolderBusy, FolderLock
+    from sudokucp.measurement import read_measurement
     from sudokucp.reporting.report import write_reports
     from sudokucp.reporting.results_folder import FolderError, load_folder, settings_of
 

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
-import shutil
 import sys
-import textwrap
 from collections.abc import Callable, Iterator
 from functools import partial
 
@@ -35,9 +32,9 @@ from sudokucp.cli.common import (
     require_cpu_limit,
     seconds_arg,
     shape_arg,
+    terminal_columns,
     with_many,
 )
-from sudokucp.io.formats import WRITERS, DuplicateGiven
 from sudokucp.puzzle import Grid, Puzzle, to_line
 from sudokucp.result import Result, Status
 
@@ -132,6 +129,8 @@ class JsonDisplay(Display):
     streams = False
 
     def tail(self, puzzle: Puzzle, result: Result) -> None:
+        import json
+
         record = {"name": puzzle.name, "grid": puzzle.to_line(), **result.to_dict()}
         del record["puzzle"]  # the name, given above
         if self.count_only:
@@ -155,6 +154,8 @@ class WriterDisplay(Display):
 
     def __init__(self, name: str, count_only: bool, many: bool) -> None:
         super().__init__(count_only, many)
+        from sudokucp.io.formats import WRITERS
+
         self.writer = WRITERS[name]
 
     def head(self, puzzle: Puzzle) -> None:
@@ -276,6 +277,8 @@ def _problems(puzzle: Puzzle) -> list[str]:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from sudokucp.io.formats import DuplicateGiven
+
     bad, code = BadEntries(args.file), EXIT_OK
     for entry in read_entries(args.file, args.shape):
         if entry.error is not None and not isinstance(entry.error, DuplicateGiven):
@@ -305,7 +308,7 @@ def add_backends(sub: argparse._SubParsersAction) -> None:
 def run_backends(args: argparse.Namespace) -> int:
     """Every backend as a line (name, available, version) and its options, description and
     why it is not available below it, all wrapped to the terminal's width."""
-    width = max(shutil.get_terminal_size().columns, 40)
+    width = max(terminal_columns(), 40)
     rows, notes, counting = [("name", "available", "version")], [], []
     for name in [*BACKENDS, *WRAPPERS]:
         try:
@@ -337,6 +340,8 @@ def run_backends(args: argparse.Namespace) -> int:
 
 def _wrap(text: str, width: int, first: str, rest: str) -> str:
     """`text` in lines of `width`, the first after `first`, the others after `rest`; words whole."""
+    import textwrap
+
     return textwrap.fill(text, width, initial_indent=first, subsequent_indent=rest,
                          break_long_words=False, break_on_hyphens=False)
 

@@ -1,11 +1,12 @@
-"""The one propagation engine: tables per shape, the board, place / eliminate / settle, and the
-locked-candidates sweep. The logic and hybrid backends, the rater and the generator's grid fill
-run on it; MRV, which keeps its own cheaper state, shares the hidden-single scan (lone_digits).
+"""The one propagation engine: the board, place / eliminate / settle, and the locked-candidates
+sweep, over the tables of engine/tables.py. The logic and hybrid backends, the rater and the
+generator's grid fill run on it; MRV, which keeps its own cheaper state, shares the hidden-single
+scan (lone_digits). The techniques (engine/techniques.py) return engine/step.py's Step.
 
-Glossary: n = side, t = the shape's Tables, b = a Board; bit = 1 << (d - 1) stands for digit d;
-cand[c] = candidate mask of cell c (0 once placed), vals[c] = digit placed in c (0 = open),
-free[u] = mask of the digits unit u still lacks (as in MRV), open = cells still open,
-dirty = units (bit u) where a cell lost a candidate since they were last searched for hidden
+Glossary: n = side, t = the shape's Tables (engine/tables.py), b = a Board; bit = 1 << (d - 1)
+stands for digit d; cand[c] = candidate mask of cell c (0 once placed), vals[c] = digit placed in
+c (0 = open), free[u] = mask of the digits unit u still lacks (as in MRV), open = cells still
+open, dirty = units (bit u) where a cell lost a candidate since they were last searched for hidden
 singles, moved = units where a cell lost a candidate since the last locked sweep looked at them,
 todo = (cell, bit) pairs queued for placement, tally = [naked singles, hidden singles]
 placed by settle. Nothing here is fixed to 9x9: the tables cover any r x c boxes.
@@ -13,64 +14,21 @@ placed by settle. Nothing here is fixed to 9x9: the tables cover any r x c boxes
 A contradiction is a return value, as in Norvig's solver: `False`, and only `False` (an open cell
 with no candidate left, a digit with no place left in a unit, two digits wanting the same cell, two
 givens clashing). Functions that succeed return True or something that is never `False`; the board
-of a contradiction is thrown away, never repaired.
+of a contradiction is thrown away, never repaired, but `place` and `eliminate` leave the cell they
+emptied with no candidate, so that the flaw can be told (teaching/explain.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache, reduce
-from operator import or_
-from typing import Literal, NamedTuple
+from typing import Literal
 
-from sudokucp.puzzle import Puzzle, Shape, geometry
+from sudokucp.engine.step import Deduction
+from sudokucp.engine.tables import Tables, tables
+from sudokucp.puzzle import Puzzle, Shape
 
 Place = tuple[int, int]  # (cell, bit)
-
-
-@dataclass(frozen=True)
-class Tables:
-    """Everything the engine looks up for one shape, as tuples of ints."""
-
-    n: int
-    full: int  # every digit: (1 << n) - 1
-    units: tuple[tuple[int, ...], ...]  # rows 0..n-1, columns n..2n-1, boxes 2n..3n-1
-    cell_units: tuple[tuple[int, int, int], ...]
-    peers: tuple[tuple[int, ...], ...]
-    crossings: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
-    # (box ∩ line, box − line, line − box) for every box and every row or column crossing it
-    unit_bits: tuple[int, ...]  # per cell, bit u set for each of its three units
-    reach: tuple[int, ...]  # per cell, the unit bits of the cell and of all its peers
-    box_groups: tuple[tuple[int, ...], ...]  # crossings of a box with its rows, with its columns
-    line_groups: tuple[tuple[int, ...], ...]  # crossings of a row or a column with the boxes
-    peer_bytes: tuple[int, ...]  # per cell, 0x80 in the byte of each peer (byte i = cell i)
-    sevens: int  # 0x7F in the byte of every cell (degree: a count + 0x7F has bit 7 when open)
-
-
-@cache
-def tables(shape: Shape) -> Tables:
-    """The tables of `shape`, computed once."""
-    g, n = geometry(shape), shape.side
-    crossings, box_groups, line_groups = [], [], [[] for _ in range(2 * n)]
-    for box in g.units[2 * n:]:
-        in_box = set(box)
-        groups: tuple[list[int], list[int]] = ([], [])
-        for u, line in enumerate(g.units[:2 * n]):
-            inter = tuple(c for c in line if c in in_box)
-            if inter:
-                groups[u // n].append(len(crossings))
-                line_groups[u].append(len(crossings))
-                crossings.append((inter, tuple(c for c in box if c not in inter),
-                                  tuple(c for c in line if c not in in_box)))
-        box_groups += [tuple(group) for group in groups]
-    unit_bits = tuple(sum(1 << u for u in cu) for cu in g.cell_units)
-    reach = tuple(reduce(or_, (unit_bits[p] for p in peers), unit_bits[c])
-                  for c, peers in enumerate(g.peers))
-    return Tables(n, (1 << n) - 1, g.units, g.cell_units, g.peers, tuple(crossings), unit_bits,
-                  reach, tuple(box_groups), tuple(tuple(group) for group in line_groups),
-                  tuple(sum(0x80 << 8 * p for p in peers) for peers in g.peers),
-                  int.from_bytes(b"\x7f" * shape.cells, "little"))
 
 
 @dataclass(eq=False, slots=True)
@@ -91,15 +49,7 @@ class Board:
                      self.moved)
 
 
-class Step(NamedTuple):
-    """What one technique did: (cell, digit) placed, (cell, digit) eliminated."""
-
-    placed: tuple[tuple[int, int], ...] = ()
-    eliminated: tuple[tuple[int, int], ...] = ()
-
-
-Outcome = Step | Literal[False]
-Technique = Callable[[Board], Outcome]  # applies one pattern; False on a contradiction
+Technique = Callable[[Board], Deduction]  # applies one pattern; False on a contradiction
 
 
 def blank(shape: Shape) -> Board:
@@ -171,9 +121,9 @@ def place(b: Board, cell: int, bit: int) -> bool:
         m = cand[p]
         if m & bit:
             m ^= bit
+            cand[p] = m
             if not m:
                 return False
-            cand[p] = m
     return True
 
 
@@ -186,9 +136,9 @@ def eliminate(b: Board, cells: Sequence[int], mask: int) -> list[tuple[int, int]
         gone = m & mask
         if gone:
             m ^= gone
+            cand[c] = m
             if not m:
                 return False
-            cand[c] = m
             b.dirty |= unit_bits[c]
             b.moved |= unit_bits[c]
             out.extend((c, d) for d in digits_of(gone))

@@ -1,10 +1,12 @@
 """Human techniques over the engine's board, applied to a fixpoint easiest first.
 
 A technique is a function of a Board (sudokucp.engine.propagation). It applies one pattern (the
-singles: every single seen in one sweep) and returns the Step it made: the cells it placed and the
-candidates it eliminated, both empty when it found nothing; a contradiction is `False`, the
-engine's one signal. Placing a digit removes it from the peers; that bookkeeping belongs to the
-engine's `place`, not to a technique. Every deduction holds in every solution (no technique
+singles: every single seen in one sweep) and returns the Step it made (engine/step.py): the cells
+it placed, the candidates it eliminated and the pattern's evidence, all empty when it found
+nothing; a contradiction is `False`, the engine's one signal. Placing a digit removes it from
+the peers; that bookkeeping belongs to the engine's `place`, not to a technique. `deduce` yields
+the steps of a fixpoint as they are made: the logic backend counts them (`fixpoint`), explain
+(teaching/explain.py) tells them. Every deduction holds in every solution (no technique
 assumes uniqueness), so the hybrid backend's search may use them without losing solutions.
 
 Glossary: b = a Board, k = the size of a subset or a fish, a unit's `where` = mask of the positions
@@ -19,8 +21,6 @@ from dataclasses import dataclass, field
 from sudokucp.clock import expired
 from sudokucp.engine.propagation import (
     Board,
-    Outcome,
-    Step,
     Technique,
     consistent,
     digits_of,
@@ -30,20 +30,14 @@ from sudokucp.engine.propagation import (
     place,
     start,
 )
+from sudokucp.engine.step import Deduction, Step
 from sudokucp.errors import OptionError
 from sudokucp.puzzle import Grid, Puzzle
 
 NOTHING = Step()
 
 
-def _verdict(removed: list[tuple[int, int]] | bool) -> Outcome | None:
-    """The Step of an elimination, False if it emptied a cell, None if it removed nothing."""
-    if removed is False:
-        return False
-    return Step((), tuple(removed)) if removed else None
-
-
-def naked_single(b: Board) -> Outcome:
+def naked_single(b: Board) -> Deduction:
     """A cell with one candidate left takes it."""
     placed = []
     for c, m in enumerate(b.cand):  # read live: a placement may leave a later cell single
@@ -54,9 +48,9 @@ def naked_single(b: Board) -> Outcome:
     return Step(tuple(placed)) if placed else NOTHING
 
 
-def hidden_single(b: Board) -> Outcome:
+def hidden_single(b: Board) -> Deduction:
     """A digit with one place left in a unit goes there."""
-    cand, units, free, placed = b.cand, b.t.units, b.free, []
+    cand, units, free, placed, where = b.cand, b.t.units, b.free, [], []
     found = lone_digits(cand, units, free)
     while found:
         u, lone = found
@@ -71,33 +65,40 @@ def hidden_single(b: Board) -> Outcome:
             if not place(b, cell, bit):
                 return False
             placed.append((cell, bit.bit_length()))
+            where.append(u)
         found = lone_digits(cand, units, free, u + 1)
     if found is False:
         return False  # a digit has no place left in a unit
-    return Step(tuple(placed)) if placed else NOTHING
+    return Step(tuple(placed), (), tuple(where)) if placed else NOTHING
 
 
-def pointing(b: Board) -> Outcome:
+def pointing(b: Board) -> Deduction:
     """Box → line: a digit confined to one row or column of a box leaves the rest of that line."""
-    cand = b.cand
-    for inter, box_rest, line_rest in b.t.crossings:
+    cand, t = b.cand, b.t
+    for k, (inter, box_rest, line_rest) in enumerate(t.crossings):
         digits = mask_of(cand, inter) & ~mask_of(cand, box_rest)
         if digits and (digits := digits & mask_of(cand, line_rest)):
-            step = _verdict(eliminate(b, line_rest, digits & -digits))
-            if step is not None:
-                return step
+            bit = digits & -digits
+            gone = eliminate(b, line_rest, bit)
+            if gone is False:
+                return False
+            if gone:
+                return Step((), tuple(gone), t.crossing_units[k], inter, bit)
     return NOTHING
 
 
-def claiming(b: Board) -> Outcome:
+def claiming(b: Board) -> Deduction:
     """Line → box: a digit confined to one box within a row or column leaves the rest of the box."""
-    cand = b.cand
-    for inter, box_rest, line_rest in b.t.crossings:
+    cand, t = b.cand, b.t
+    for k, (inter, box_rest, line_rest) in enumerate(t.crossings):
         digits = mask_of(cand, inter) & ~mask_of(cand, line_rest)
         if digits and (digits := digits & mask_of(cand, box_rest)):
-            step = _verdict(eliminate(b, box_rest, digits & -digits))
-            if step is not None:
-                return step
+            bit = digits & -digits
+            gone = eliminate(b, box_rest, bit)
+            if gone is False:
+                return False
+            if gone:
+                return Step((), tuple(gone), t.crossing_units[k][::-1], inter, bit)
     return NOTHING
 
 
@@ -118,23 +119,25 @@ def _subsets(items: list[tuple[int, int]], k: int) -> Iterator[tuple[tuple[int, 
     return grow(0, (), 0)
 
 
-def _naked(b: Board, k: int) -> Outcome:
+def _naked(b: Board, k: int) -> Deduction:
     """k open cells of a unit holding only k digits: the digits leave the rest of the unit."""
     cand = b.cand
-    for unit in b.t.units:
+    for u, unit in enumerate(b.t.units):
         items = [(c, m) for c in unit if 2 <= (m := cand[c]).bit_count() <= k]
         if len(items) < k:
             continue
         for cells, union in _subsets(items, k):
             if union.bit_count() < k:
                 return False  # k cells, fewer than k digits
-            step = _verdict(eliminate(b, [c for c in unit if c not in cells], union))
-            if step is not None:
-                return step
+            gone = eliminate(b, [c for c in unit if c not in cells], union)
+            if gone is False:
+                return False
+            if gone:
+                return Step((), tuple(gone), (u,), cells, union)
     return NOTHING
 
 
-def _hidden(b: Board, k: int) -> Outcome:
+def _hidden(b: Board, k: int) -> Deduction:
     """k digits of a unit confined to the same k cells: those cells lose every other digit."""
     cand, free, full = b.cand, b.free, b.t.full
     for u, unit in enumerate(b.t.units):
@@ -153,18 +156,21 @@ def _hidden(b: Board, k: int) -> Outcome:
                 return False  # k digits, fewer than k places
             keep = sum(bits)
             cells = [unit[i - 1] for i in digits_of(union)]
-            step = _verdict(eliminate(b, cells, full & ~keep))
-            if step is not None:
-                return step
+            gone = eliminate(b, cells, full & ~keep)
+            if gone is False:
+                return False
+            if gone:
+                return Step((), tuple(gone), (u,), tuple(cells), keep)
     return NOTHING
 
 
-def _fish(b: Board, k: int) -> Outcome:
+def _fish(b: Board, k: int) -> Deduction:
     """A digit whose places in k rows lie in k columns leaves those columns elsewhere (and
     columns for rows). Position j of row i is position i of column j, so both ways read alike."""
     cand, n, units = b.cand, b.t.n, b.t.units
     for bit in (1 << d for d in range(n)):
-        for base, cover in ((units[:n], units[n:2 * n]), (units[n:2 * n], units[:n])):
+        for at, to in ((0, n), (n, 0)):  # rows across columns, columns across rows
+            base, cover = units[at:at + n], units[to:to + n]
             items = []
             for i, line in enumerate(base):
                 where = 0
@@ -180,48 +186,58 @@ def _fish(b: Board, k: int) -> Outcome:
                     return False  # k lines need the digit, fewer than k crossing lines offer it
                 targets = [c for j in digits_of(union) for i, c in enumerate(cover[j - 1])
                            if i not in lines]
-                step = _verdict(eliminate(b, targets, bit))
-                if step is not None:
-                    return step
+                gone = eliminate(b, targets, bit)
+                if gone is False:
+                    return False
+                if gone:
+                    return _fish_step(b, gone, bit, [at + i for i in lines],
+                                      [to + j - 1 for j in digits_of(union)])
     return NOTHING
 
 
-def naked_pair(b: Board) -> Outcome:
+def _fish_step(b: Board, gone: list[tuple[int, int]], bit: int, lines: list[int],
+               crossed: list[int]) -> Step:
+    """The Step of a fish: its base lines, then the lines they cross, and its corners."""
+    corners = tuple(c for u in lines for c in b.t.units[u] if b.cand[c] & bit)
+    return Step((), tuple(gone), (*lines, *crossed), corners, bit)
+
+
+def naked_pair(b: Board) -> Deduction:
     """Two cells of a unit with the same two candidates: those digits leave the unit's rest."""
     return _naked(b, 2)
 
 
-def naked_triple(b: Board) -> Outcome:
+def naked_triple(b: Board) -> Deduction:
     """Three cells of a unit holding three digits between them."""
     return _naked(b, 3)
 
 
-def naked_quad(b: Board) -> Outcome:
+def naked_quad(b: Board) -> Deduction:
     """Four cells of a unit holding four digits between them."""
     return _naked(b, 4)
 
 
-def hidden_pair(b: Board) -> Outcome:
+def hidden_pair(b: Board) -> Deduction:
     """Two digits of a unit confined to the same two cells: the cells keep only them."""
     return _hidden(b, 2)
 
 
-def hidden_triple(b: Board) -> Outcome:
+def hidden_triple(b: Board) -> Deduction:
     """Three digits of a unit confined to the same three cells."""
     return _hidden(b, 3)
 
 
-def hidden_quad(b: Board) -> Outcome:
+def hidden_quad(b: Board) -> Deduction:
     """Four digits of a unit confined to the same four cells."""
     return _hidden(b, 4)
 
 
-def x_wing(b: Board) -> Outcome:
+def x_wing(b: Board) -> Deduction:
     """A digit in two rows confined to the same two columns (or the reverse)."""
     return _fish(b, 2)
 
 
-def swordfish(b: Board) -> Outcome:
+def swordfish(b: Board) -> Deduction:
     """A digit in three rows confined to the same three columns (or the reverse)."""
     return _fish(b, 3)
 
@@ -267,24 +283,36 @@ def resolve_techniques(spec: str) -> list[str]:
     return [name for name in TECHNIQUES if name in chosen]
 
 
-def fixpoint(b: Board, names: Sequence[str], counts: dict[str, int],
-             deadline: float | None = None) -> bool:
-    """Apply the named techniques until none progresses, retrying the easiest first after each
-    success. Adds to `counts`; False on a contradiction. Stops early (True) past the deadline."""
-    steps = [(name, TECHNIQUES[name], name in PLACING) for name in names]
+def deduce(b: Board, names: Sequence[str],
+           deadline: float | None = None) -> Iterator[tuple[str, Deduction]]:
+    """Apply the named techniques to a fixpoint, the easiest retried first after each success,
+    yielding each (name, Step) as made; (name, False) ends it on a contradiction, as the deadline
+    does silently."""
+    steps = [(name, TECHNIQUES[name]) for name in names]
     i = 0
     while i < len(steps) and b.open:
-        name, technique, placing = steps[i]
+        name, technique = steps[i]
         step = technique(b)
         if step is False:
-            return False
+            yield name, False
+            return
         if step.placed or step.eliminated:
-            counts[name] = counts.get(name, 0) + (len(step.placed) if placing else 1)
+            yield name, step
             i = 0
         else:
             i += 1
         if deadline is not None and expired(deadline):
-            return True
+            return
+
+
+def fixpoint(b: Board, names: Sequence[str], counts: dict[str, int],
+             deadline: float | None = None) -> bool:
+    """Apply the named techniques until none progresses (`deduce`), adding to `counts`: one per
+    digit placed for the singles, one per pattern for the others. False on a contradiction."""
+    for name, step in deduce(b, names, deadline):
+        if step is False:
+            return False
+        counts[name] = counts.get(name, 0) + (len(step.placed) if name in PLACING else 1)
     return True
 
 

@@ -14,6 +14,11 @@ GRACE = 0.5  # seconds past the time limit before the kill
 KEEP = 1000  # solutions a run keeps by default: enough to cross-check counts, bounded in memory
 
 
+class ExecutorError(RuntimeError):
+    """An executor that cannot run a sweep (or no longer can): options it refuses, a missing
+    extra, a cluster lost; the message says why."""
+
+
 @dataclass(frozen=True)
 class ResourceLimits:
     """The limits of one run, enforced from outside the solver: seconds of search (None: none),

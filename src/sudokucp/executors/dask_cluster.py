@@ -14,11 +14,11 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
-from sudokucp.executors.base import Executor, Outcome, ResourceLimits, Task
+from sudokucp.executors.base import Executor, ExecutorError, Outcome, ResourceLimits, Task
 from sudokucp.executors.local import LocalExecutor, usable_cores
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result, Status
@@ -38,15 +38,15 @@ QUIET = ("distributed", "distributed.nanny", "distributed.scheduler", "distribut
          "distributed.core", "distributed.client")  # loggers kept below ERROR during a sweep
 
 Kind = tuple[str, int, ResourceLimits, "int | None"]  # spec, limit, limits, keep
-Run = tuple[int, int, int]  # task index, kind index, puzzle index
+RunIndices = tuple[int, int, int]  # a run as it travels: task, kind and puzzle indices
 Packed = tuple[int, int, bytes, str]  # a puzzle as it travels: box rows, box cols, cells, name
 
 
-class MissingExtra(ImportError):
+class MissingExtra(ImportError, ExecutorError):
     """dask.distributed is not installed; the message names the extra to install."""
 
 
-class ClusterError(RuntimeError):
+class ClusterError(ExecutorError):
     """The cluster cannot run the sweep (or no longer can); the message says why."""
 
 
@@ -75,6 +75,23 @@ def most_workers() -> tuple[int, str]:
             return by_files, f"the open-files limit ({files}, see ulimit -n) allows {by_files}"
     return by_cores, (f"{WORKERS_PER_CORE} per usable core ({cores} here); more only queue for "
                       f"the cores and skew the times")
+
+
+def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of a DaskExecutor checked before any work: the extra installed, a scheduler
+    address Dask can read, or a local cluster's worker count (the usable cores if not given,
+    filled in)."""
+    scheduler, workers = options.get("scheduler"), options.get("workers")
+    if scheduler is not None and workers is not None:
+        raise ClusterError("--workers starts a local cluster; with --scheduler the cluster's "
+                           "workers are those started there")
+    load_distributed()
+    if scheduler is not None:
+        check_scheduler(scheduler)
+        return dict(options)
+    checked = {**options, "workers": usable_cores() if workers is None else workers}
+    check_workers(checked["workers"])
+    return checked
 
 
 def check_workers(workers: int) -> None:
@@ -137,8 +154,8 @@ def unpack(packed: Packed) -> Puzzle:
     return Puzzle(Shape(rows, cols), tuple(cells), name)
 
 
-def run_chunk(puzzles: Sequence[Packed], kinds: Sequence[Kind],
-              runs: Sequence[Run]) -> list[tuple[int, Result, float, float | None, str | None]]:
+def run_chunk(puzzles: Sequence[Packed], kinds: Sequence[Kind], runs: Sequence[RunIndices]
+              ) -> list[tuple[int, Result, float, float | None, str | None]]:
     """On a Dask worker: the runs of a chunk through killable workers; (index, result, wall,
     peak memory, limit hit) of each."""
     executor = _worker_executor()
@@ -267,13 +284,13 @@ class _Sweep:
         self.distributed = load_distributed()
         puzzles: dict[Puzzle, int] = {}
         kinds: dict[Kind, int] = {}
-        self.runs: list[Run] = [
+        self.runs: list[RunIndices] = [
             (index, kinds.setdefault((t.spec, t.limit, t.limits, t.keep), len(kinds)),
              puzzles.setdefault(t.puzzle, len(puzzles))) for index, t in enumerate(tasks)]
         self.puzzles = tuple(pack(p) for p in puzzles)
         self.kinds = tuple(kinds)
-        self.todo: deque[Run] = deque(self.runs)
-        self.flight: dict[Any, list[Run]] = {}
+        self.todo: deque[RunIndices] = deque(self.runs)
+        self.flight: dict[Any, list[RunIndices]] = {}
         self.done: set[int] = set()
         self.scattered = self._scatter()
         self.stream = self.distributed.as_completed()
@@ -307,7 +324,7 @@ class _Sweep:
             self.flight[future] = runs
             self.stream.add(future)
 
-    def _finished(self, future: Any, runs: list[Run]) -> Iterator[Outcome]:
+    def _finished(self, future: Any, runs: list[RunIndices]) -> Iterator[Outcome]:
         """The outcomes of a chunk not delivered yet; a lost chunk goes back in the queue."""
         try:
             done = future.result()
@@ -327,7 +344,7 @@ class _Sweep:
                 self.done.add(index)
                 yield Outcome(self.tasks[index], result, wall, rss_mb, limit_hit)
 
-    def _crashed(self, runs: list[Run], err: BaseException) -> Iterator[Outcome]:
+    def _crashed(self, runs: list[RunIndices], err: BaseException) -> Iterator[Outcome]:
         """A chunk that took down every Dask worker it was given to: its runs are CRASH."""
         for index, _, _ in runs:
             if index not in self.done:

@@ -5,7 +5,9 @@ any layout of tokens.py), with or without blank lines between them. Skipped: '#'
 headers, rules such as '------+------' and bracket lines such as '|];;'. A title such as 'Grid 01'
 becomes the comment of the grid after it; a CSV header ('quizzes,solutions') says which column
 holds the puzzle and which the solution. Every line is judged as it comes: a bad one yields an
-entry with its error (line, column, reason) and the reading goes on.
+entry with its error (line, column, reason) and the reading goes on. A line that holds one grid's
+cells and nothing else is read at once by plain.py, which hands anything unusual back to this
+reader.
 The writers need only the shape and live in puzzle.py; WRITERS names them for `--format`.
 """
 
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from sudokucp.io.plain import plain_puzzle, plain_text
 from sudokucp.io.records import Record, csv_header, split_record
 from sudokucp.io.tokens import (
     DuplicateGiven,
@@ -68,12 +71,13 @@ class Entry:
 
 
 class Line(NamedTuple):
-    """A numbered line of a file and what kind of line it is."""
+    """A numbered line of a file and what kind of line it is; `plain`: one grid's cells only."""
 
     number: int
     kind: str
     text: str = ""
     error: PuzzleError | None = None
+    plain: bool = False
 
 
 # --- lines: decoded, numbered, sorted by kind -------------------------------------------------
@@ -130,6 +134,11 @@ def _lines(raw_lines: Iterable[str | bytes]) -> Iterator[Line]:
     """Numbered lines of a text, sorted by kind; CRLF, a lone CR and a UTF-8 BOM are fine."""
     number = 0
     for raw in raw_lines:
+        plain = plain_text(raw)  # the common case, at once
+        if plain is not None:
+            number += 1
+            yield Line(number, CELLS, plain, None, True)
+            continue
         if number == 0 and isinstance(raw, bytes) and raw[:2] in UTF16_MARKS:
             yield Line(1, BROKEN, error=PuzzleError("UTF-16 text: save the file as UTF-8", line=1))
             return
@@ -211,6 +220,10 @@ class _Reader:
         return title
 
     def _entry(self, line: Line) -> Entry:
+        if line.plain and self.columns is None:
+            puzzle = plain_puzzle(line.text, self.shape, f"{self.stem}:{line.number}")
+            if puzzle is not None:
+                return Entry(line.number, puzzle, comment=self._title())
         record = split_record(line.text, self.columns)
         if self._starts_grid(line, count_cells(record.puzzle)):
             return self._grid(line)
@@ -340,6 +353,9 @@ def parse_grid(text: str, *, shape: Shape | None = None, name: str = "") -> Puzz
             rows.append(line)
     if not rows:
         raise PuzzleError("no grid found (the text is empty or only comments)")
+    plain = plain_puzzle(rows[0].text, shape, name) if len(rows) == 1 and rows[0].plain else None
+    if plain is not None:
+        return plain
     cells = [cells_of(row.text, row.number) for row in rows]
     if len(rows) == 1:
         return build(cells[0], shape, name)

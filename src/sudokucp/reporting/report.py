@@ -10,9 +10,6 @@ half of one.
 
 from __future__ import annotations
 
-import os
-import platform
-import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,7 +39,7 @@ from sudokucp.stats import (
     percentile,
 )
 
-__all__ = ["cactus_figure", "machine", "markdown", "results_frame", "settings_lines",
+__all__ = ["cactus_figure", "markdown", "results_frame", "settings_lines",
            "shape_of", "summary_frame", "write_reports"]
 
 COUNTED = {"solved": Status.SOLVED, "unsat": Status.UNSAT, "timeouts": Status.TIMEOUT,
@@ -265,26 +262,6 @@ def _executor(v: Mapping[str, Any]) -> str:
 MEASURES = {"cpu": "times: CPU seconds of the search (user + system, every thread, children "
                    "included)",
             "wall": "times: wall-clock seconds of the search"}
-
-
-def machine() -> dict[str, str]:
-    """The date, this machine (CPU model, cores), its load average and Python, for the summary."""
-    cores, usable = os.cpu_count() or 1, len(os.sched_getaffinity(0))
-    where = (f"{_cpu_model()}, {cores} cores ({usable} usable), {platform.system()} "
-             f"{platform.machine()}")
-    return {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "machine": where,
-            "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
-            "python": f"{platform.python_version()} ({platform.python_implementation()})"}
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.partition(":")[2].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def markdown_table(frame: pd.DataFrame) -> str:

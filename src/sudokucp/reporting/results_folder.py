@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from sudokucp.check import explain, is_solution
-from sudokucp.harness import Disagreement, cross_validate, enforce_time_limit
 from sudokucp.puzzle import SYMBOLS, Puzzle, Shape
 from sudokucp.result import Row, RowError, Status
+from sudokucp.runcheck import Disagreement, cross_validate, enforce_time_limit, latest
 from sudokucp.runlog import RESULTS, line_note, read_row
 
 
@@ -59,8 +59,8 @@ def load_folder(folder: str | Path) -> ResultsFolder:
     rows, notes = read_rows(path / RESULTS)
     if not rows:
         raise FolderError(f"{path / RESULTS}: no run recorded")
-    latest = rechecked(list({row.key: row for row in rows}.values()))
-    checked, disagreements = cross_validate([enforce_time_limit(row) for row in latest])
+    judged = rechecked(latest(rows))
+    checked, disagreements = cross_validate([enforce_time_limit(row) for row in judged])
     return ResultsFolder(path, checked, disagreements, notes)
 
 

@@ -48,7 +48,8 @@ class NotTraced(ValueError):
 
 
 class Tracer:
-    """Turns the backends' calls into numbered events with depth and counters."""
+    """Turns the backends' calls into numbered events with depth and counters: the protocol
+    sudokucp.backends.base.Tracer declares, implemented."""
 
     def __init__(self, puzzle: Puzzle, sink: Sink, max_steps: int = DEFAULT_STEPS) -> None:
         self.shape, self.sink, self.max_steps = puzzle.shape, sink, max_steps
@@ -162,7 +163,8 @@ class TracedFound(Found):
 
 
 def traceable(backend: Backend) -> bool:
-    """Whether the backend calls a tracer (it has a `tracer` attribute, None when off)."""
+    """Whether the backend calls a tracer: Backend declares the hook, and a backend that has it
+    sets `tracer = None` in its class."""
     return hasattr(backend, "tracer")
 
 

@@ -236,6 +236,7 @@ class CSP(Backend):
     defaults = {"propagation": "fc", "order": "mrv", "values": "ascending"}
     choices = {"propagation": ("none", "fc", "mac"), "order": ("static", "mrv", "dom/wdeg"),
                "values": ("ascending", "lcv")}
+    stats_keys = ("nodes", "checks", "revisions", "guesses", "backtracks")
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         net = Network(puzzle, self.options["propagation"], self.options["order"] == "dom/wdeg")

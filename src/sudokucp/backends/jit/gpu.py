@@ -16,13 +16,13 @@ the grids sorted by their number of givens (neighbouring threads then search ali
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from sudokucp.backends.base import Backend, OptionError, SearchOutcome
-from sudokucp.backends.jit.jit import refuse_values_out_of_range
+from sudokucp.backends.jit.jit import Jit
+from sudokucp.backends.jit.kernels import refuse_values_out_of_range
 from sudokucp.puzzle import Puzzle, Shape
-from sudokucp.result import Result
 
 NO_BUDGET = 2**31 - 1  # the kernel's budget when the option says none
 MAX_KEEP = 64  # solutions one solve() keeps on the device; a grid with more goes to jit
@@ -66,6 +66,7 @@ class Gpu(Backend):
     loads = ("numba", "sudokucp.backends.jit.gpu_kernel")
     defaults = {"budget": 4096, "depth": 0, "block": 64, "order": "none", "second": 0}
     choices = {"order": ("none", "givens")}
+    stats_keys = ("guesses",)
     _reason: ClassVar[dict[str, str | None]] = {}
 
     def __init__(self, **options: Any) -> None:
@@ -75,7 +76,7 @@ class Gpu(Backend):
             if not low <= self.options[key] <= high:
                 raise OptionError(f"option {key!r} of 'gpu' takes {low} to {high}, not "
                                   f"{self.options[key]}")
-        self._compiled: set[tuple[Shape, int]] = set()  # (shape, depth) launched once already
+        self.host = Jit(search="dfs")  # takes the grids the device leaves unfinished
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -136,28 +137,16 @@ class Gpu(Backend):
     def warm(self, shape: Shape) -> float:
         """Compile the kernel for a shape and jit's batch search (which takes the grids the
         kernel leaves) by solving one empty grid with each; the seconds it took."""
-        from sudokucp.backends.jit.jit import Jit
-
         t0 = time.perf_counter()
         empty = _np().zeros((1, shape.cells), _np().uint8)
         self._launch(empty, shape, 1, 1, 1)
-        Jit(search="dfs").solve_array(empty, shape, limit=1)
+        self.host.solve_array(empty, shape, limit=1)
         return time.perf_counter() - t0
 
-    def solve(self, puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None,
-              keep: int | None = None) -> Result:
-        """As Backend.solve, with the kernel compiled first so that `seconds` never holds it."""
-        compiled, key = 0.0, (puzzle.shape, self.options["depth"])
-        if key not in self._compiled:
-            try:
-                compiled = self.warm(puzzle.shape)
-                self._compiled.add(key)
-            except Exception:  # noqa: BLE001 - the search meets it again and reports it
-                pass
-        result = super().solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
-        if compiled:
-            result = replace(result, stats={**result.stats, "compile_s": compiled})
-        return result
+    def _prepare(self, shape: Shape) -> None:
+        """The kernel compiled for the shape and this instance's depth, and the host's jit."""
+        self.warm(shape)
+        self.host.prepare(shape)
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         from sudokucp.backends.jit.gpu_kernel import EXHAUSTED, LIMIT
@@ -181,17 +170,15 @@ class Gpu(Backend):
     def _on_cpu(self, puzzle: Puzzle, limit: int, deadline: float | None,
                 stats: dict[str, float]) -> SearchOutcome:
         """The grid the thread left, solved by jit within what is left of the deadline."""
-        from sudokucp.backends.jit.jit import Jit
-
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        result = Jit(search="dfs").solve(puzzle, limit=limit, time_limit=left, keep=self._keep)
+        result = self.host.solve(puzzle, limit=limit, time_limit=left, keep=self._keep)
         if result.error:
             raise RuntimeError(f"jit, given the grid the GPU left: {result.error}")
         found = self.collector()
         for grid in result.solutions:
             found.append(grid)
         found.count = result.found if result.found is not None else len(result.solutions)
-        cpu = {f"cpu_{k}": v for k, v in result.stats.items() if k != "compile_s"}
+        cpu = {f"cpu_{k}": v for k, v in result.stats.items() if k not in ("load_s", "build_s")}
         stats = {**stats, **cpu, "handed": 1, "guesses": stats["guesses"] +
                  result.stats.get("guesses", 0)}
         if result.stats.get("timed_out"):
@@ -290,9 +277,7 @@ class Gpu(Backend):
 
     def _on_host(self, grids: Any, shape: Shape, limit: int, rest: Any, out: tuple) -> None:
         """The grids still unfinished, solved by jit's batch call; `out` updated."""
-        from sudokucp.backends.jit.jit import Jit
-
-        batch = Jit(search="dfs").solve_array(grids[rest], shape, limit=limit)
+        batch = self.host.solve_array(grids[rest], shape, limit=limit)
         out[0][rest] = batch.solutions
         out[1][rest] = batch.counts
         out[2][rest] = batch.complete

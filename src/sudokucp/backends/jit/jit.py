@@ -22,9 +22,8 @@ in every solution, so counts (limit 2 or 0) are exact in both kernels.
 
 The deadline: a kernel runs in budgets (guesses, or conflicts and decisions) and the clock is read
 between them, each budget sized to take about BUDGET_S. Importing a kernel and compiling it, or
-loading it from numba's cache on disk, happens once per process before the first timed search
-(solve() calls warm() before Backend.solve starts its clock); its seconds are `compile_s` in the
-stats of the first result that used it, never in `seconds`.
+loading it from numba's cache on disk (kernels.py), happens once per process in `_prepare`,
+before the clock: its seconds are in `build_s` of the first result of a shape, never in `seconds`.
 
 Stats: nodes = values placed, guesses = alternatives tried (dfs) or decisions (cdcl), backtracks =
 guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, restarts, probed
@@ -33,23 +32,23 @@ guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, res
 
 from __future__ import annotations
 
-import hashlib
-import logging
-import os
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
+from sudokucp.backends.jit.kernels import (
+    as_grid,
+    cell_positions,
+    numpy_module,
+    refuse_values_out_of_range,
+    tables,
+    warm,
+)
 from sudokucp.clock import expired
-from sudokucp.puzzle import Puzzle, Shape, geometry
-from sudokucp.result import Result
+from sudokucp.puzzle import Puzzle, Shape
 
 LEVELS = ("singles", "locked", "alldiff", "full", "dual")  # in the dfs kernel's order
 BRANCHES = ("cell", "smallest", "wdeg")
@@ -60,115 +59,6 @@ LEARN_SIDE = 25  # search=auto: clause learning from this side up
 FIRST_BUDGET = 256  # guesses (or conflicts and decisions) before the first look at the clock
 BUDGET_S = 0.005  # aim of each later budget, in seconds
 CAPACITY = 1024  # solutions the buffer holds before the kernel hands them over
-
-logger = logging.getLogger(__name__)
-_pending: dict[str, float] = {}  # kernel -> seconds of its one-off compile, until reported
-
-
-def _np() -> ModuleType:
-    import numpy
-
-    return numpy
-
-
-def _grid(cells: tuple[int, ...]) -> Any:
-    """The cells as the kernels read them: a uint8 array (the cheapest to make), writable like
-    the rows of solve_array's batches, so that numba compiles one version of each kernel."""
-    np = _np()
-    return np.frombuffer(bytearray(cells), np.uint8)
-
-
-def refuse_values_out_of_range(np: ModuleType, grids: Any, shape: Shape) -> None:
-    """A ValueError naming the first of the grids (rows) with a value outside 0 (blank) to N."""
-    if grids.size and (grids.min() < 0 or grids.max() > shape.side):  # the rows only then
-        bad = np.flatnonzero(((grids < 0) | (grids > shape.side)).any(axis=1))
-        raise ValueError(f"grid {bad[0]} holds a value outside 0-{shape.side} "
-                         f"({bad.size} grids do)")
-
-
-@cache
-def _tables(shape: Shape) -> tuple[Any, Any, Any]:
-    """units (3N x N), peers (cells x peers) and cell_units (cells x 3) as int64 arrays."""
-    np = _np()
-    g = geometry(shape)
-    return (np.array(g.units, np.int64), np.array(g.peers, np.int64),
-            np.array(g.cell_units, np.int64))
-
-
-@cache
-def _positions(shape: Shape) -> Any:
-    """The place of each cell in its row, column and box (for the learning kernel)."""
-    from sudokucp.backends.jit.cdcl_state import positions
-
-    units, _, cunits = _tables(shape)
-    return positions(units, cunits)
-
-
-@contextmanager
-def _cache_folder() -> Iterator[None]:
-    """While the kernel modules are imported, numba's cache folder is one named by a hash of
-    every kernel module's source: numba checks only a function's own file, so an edit to one
-    module would otherwise load another's machine code compiled against the old one."""
-    import numba
-
-    folder = Path(__file__).parent
-    digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
-        digest.update(path.read_bytes())
-    base = numba.config.CACHE_DIR or str(folder / "__pycache__")
-    saved = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = os.path.join(base, f"jit-{digest.hexdigest()[:16]}")
-    try:
-        yield
-    finally:
-        numba.config.CACHE_DIR = saved
-
-
-def _cached(module: str) -> bool:
-    """Whether numba's cache folder (as set by _cache_folder) holds machine code of `module`."""
-    import numba
-
-    folder = Path(numba.config.CACHE_DIR)
-    return folder.is_dir() and any(folder.rglob(f"{module}.*.nbi"))
-
-
-@cache
-def _say_compiling() -> None:
-    """Tell, once per process, that the first use compiles for a while (the CLI shows it)."""
-    logger.info("compiling the jit kernels (first use; cached afterwards)…")
-
-
-@cache
-def warm(kernel: str) -> ModuleType:
-    """Import and compile a kernel ("dfs" or "cdcl") once per process, by solving an empty 4x4
-    grid; its seconds wait in _pending for the first result that uses it."""
-    np = _np()
-    shape = Shape(2, 2)
-    grid = _grid((0,) * 16)
-    if kernel == "cdcl":
-        warm("dfs")  # its propagation prepares the root
-    t0 = time.perf_counter()
-    with _cache_folder():
-        if not _cached(kernel):
-            _say_compiling()
-        if kernel == "dfs":
-            from sudokucp.backends.jit import dfs as module
-        else:
-            from sudokucp.backends.jit import cdcl as module
-    if kernel == "dfs":
-        geo = module.layout(4, 2, 2, 0, 0, 1, 1)
-        buffers = module.buffers(geo, 1)
-        module.run(grid, *_tables(shape), geo, *buffers, -1)
-        module.start(grid, *_tables(shape), geo, *buffers[:3], *buffers[4:])
-        module.run_many(np.zeros((1, 16), np.uint8), *_tables(shape), geo,
-                        np.zeros((1, 16), np.int64), np.zeros(1, np.int64),
-                        np.zeros(1, np.bool_), np.zeros((1, 3), np.int64))
-    else:
-        module.run(grid, np.full(16, 15, np.int64), *_tables(shape), _positions(shape),
-                   *module.state(4, 1, 1, 1), -1)
-    _pending[kernel] = time.perf_counter() - t0
-    return module
-
 
 @dataclass(frozen=True)
 class Batch:
@@ -215,9 +105,11 @@ class Jit(Backend):
                "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": ("true", "saved"),
                "root": LEVELS, "minimise": ("recursive", "local")}
 
+    stats_keys = ("nodes", "guesses", "backtracks")
+
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self._local = threading.local()  # per thread: plans of searches by (r, c, limit, keep)
+        self.plans: dict[tuple[int, int, int, int | None], _Plan] = {}  # by (r, c, limit, keep)
 
     def kernel(self, shape: Shape) -> str:
         """The kernel that searches a shape: "cdcl" or "dfs" (auto: cdcl from LEARN_SIDE up)."""
@@ -233,23 +125,21 @@ class Jit(Backend):
             name = "full" if shape.side >= STRONG_SIDE else "locked"
         return LEVELS.index(name)
 
-    def solve(self, puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None,
-              keep: int | None = None) -> Result:
-        """As Backend.solve, with the kernel compiled first so that `seconds` never holds it."""
-        if self.available():
-            warm(self.kernel(puzzle.shape))
-        return super().solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
+    def _prepare(self, shape: Shape) -> None:
+        """The shape's kernel compiled (once per process) and the tables it reads."""
+        kernel = self.kernel(shape)
+        warm(kernel)
+        tables(shape)
+        if kernel == "cdcl":
+            cell_positions(shape)
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         shape, keep = puzzle.shape, self._keep
-        plans = getattr(self._local, "plans", None)
-        if plans is None:
-            plans = self._local.plans = {}
         key = (shape.box_rows, shape.box_cols, limit, keep)  # ints: a Shape hashes slowly
-        plan = plans.get(key)
+        plan = self.plans.get(key)
         if plan is None:
-            plan = plans[key] = self._plan(shape, limit, keep)
-        grid = _grid(puzzle.cells)
+            plan = self.plans[key] = self._plan(shape, limit, keep)
+        grid = as_grid(puzzle.cells)
         solutions = Found(keep)
         if plan.dfs:
             status, timed_out, stats = self._dfs(plan, grid, solutions, deadline)
@@ -257,9 +147,6 @@ class Jit(Backend):
             status, timed_out, stats = self._cdcl(plan, grid, solutions, deadline)
         if timed_out:
             stats[TIMED_OUT] = 1
-        if _pending:
-            for name in {plan.kernel, "dfs"} & _pending.keys():  # cdcl uses dfs at the root
-                stats["compile_s"] = stats.get("compile_s", 0.0) + _pending.pop(name)
         return solutions, status == plan.k.EXHAUSTED, stats
 
     def _plan(self, shape: Shape, limit: int, keep: int | None) -> _Plan:
@@ -278,7 +165,7 @@ class Jit(Backend):
         if kernel == "dfs":
             geo = k.layout(shape.side, shape.box_rows, shape.box_cols, self.level(shape),
                            BRANCHES.index(self.options["branch"]), limit, int(handover))
-            args = (*_tables(shape), geo, *k.buffers(geo, capacity))
+            args = (*tables(shape), geo, *k.buffers(geo, capacity))
         return _Plan(kernel, k, shape, limit, handover, capacity, args)
 
     def _dfs(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
@@ -333,7 +220,7 @@ class Jit(Backend):
         regs[k.Q_GLUCOSE] = options["restarts"] == "glucose"
         regs[k.Q_MINIMIZE] = options["minimise"] == "recursive"
         regs[k.Q_PROBE] = options["probe"]
-        tables = (*_tables(shape), _positions(shape))
+        shape_arrays = (*tables(shape), cell_positions(shape))
 
         def step(budget: int) -> int:
             if cap:
@@ -341,10 +228,10 @@ class Jit(Backend):
                 if left <= 0:
                     return STOPPED
                 budget = left if budget < 0 else min(budget, left)
-            status = k.run(grid, masks, *tables, *arrays, budget)
+            status = k.run(grid, masks, *shape_arrays, *arrays, budget)
             while status == k.GROW:  # clauses it may not drop (blocking ones) filled the pool
                 k.grow(arrays)
-                status = k.run(grid, masks, *tables, *arrays, budget)
+                status = k.run(grid, masks, *shape_arrays, *arrays, budget)
             return status
 
         status, timed_out = _drive(step, k, regs, sols, k.Q_STORED, solutions, deadline)
@@ -363,7 +250,7 @@ class Jit(Backend):
         geo = d.layout(shape.side, shape.box_rows, shape.box_cols,
                        LEVELS.index(self.options["root"]), 0, 1, 1)
         cand, frames, regs, _, mate, scr = d.buffers(geo, 1)
-        if not d.start(grid, *_tables(shape), geo, cand, frames, regs, mate, scr):
+        if not d.start(grid, *tables(shape), geo, cand, frames, regs, mate, scr):
             return None
         return cand[0].copy()
 
@@ -374,7 +261,7 @@ class Jit(Backend):
         shape = puzzles[0].shape
         if any(p.shape != shape for p in puzzles):
             raise ValueError(f"solve_many takes grids of one shape; the first is {shape}")
-        np = _np()
+        np = numpy_module()
         return self.solve_array(np.array([p.cells for p in puzzles], np.int64), shape,
                                 limit=limit)
 
@@ -383,7 +270,7 @@ class Jit(Backend):
         if self.kernel(shape) != "dfs":
             raise NotImplementedError(f"solve_many runs the dfs kernel; {shape} grids are searched "
                                       "with clause learning here (pass search=dfs to batch them)")
-        k, np = warm("dfs"), _np()
+        k, np = warm("dfs"), numpy_module()
         grids = np.ascontiguousarray(grids, np.int64)
         if grids.ndim != 2 or grids.shape[1] != shape.cells:
             raise ValueError(f"expected an array of {shape} grids ({shape.cells} columns), "
@@ -395,7 +282,7 @@ class Jit(Backend):
         geo = k.layout(shape.side, shape.box_rows, shape.box_cols, self.level(shape),
                        BRANCHES.index(self.options["branch"]), limit, 0)
         t0 = time.perf_counter()
-        k.run_many(grids.astype(np.uint8), *_tables(shape), geo, *out)
+        k.run_many(grids.astype(np.uint8), *tables(shape), geo, *out)
         return Batch(*out, seconds=time.perf_counter() - t0)
 
 

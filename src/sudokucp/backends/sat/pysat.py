@@ -8,6 +8,8 @@ Two ways to give the solver a grid (option `givens`):
   the unit clause (-sel) afterwards: what the solver keeps stays implied by the shape's clauses.
 - `simplify`: a fresh solver per grid on the clauses the givens leave (`cnf.simplify`), blocking
   clauses added as they are.
+The shape's clauses (and, for `assume`, its solver) are built before the clock by `_prepare`; a
+grid's own solver or assumptions are `encode_s`, inside it.
 The deadline interrupts the solver from a timer thread; CaDiCaL, which takes no interrupt, runs in
 chunks of conflicts (conf_budget) sized to the time left. The defaults (CaDiCaL 1.9.5, simplify)
 did best on the Gecode 25x25 grids (reports/families.md); assumptions were far slower there.
@@ -179,24 +181,25 @@ class PySAT(Backend):
     choices = {"solver": SOLVERS, "encoding": ENCODINGS, "givens": GIVENS}
     counting = ("grows with the count: each solution adds a blocking clause the solver keeps "
                 "(a few hundred bytes a 9x9 solution)")
+    stats_keys = (*COUNTERS, "encode_s", "solve_s")
+
+    def _prepare(self, shape: Shape) -> None:
+        """The shape's clauses; with givens=assume, the process's solver holding them too."""
+        encoding = self.options["encoding"]
+        encode(shape, encoding)
+        if self.options["givens"] == "assume":
+            shape_solver(shape, encoding, self.options["solver"])
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         start = time.perf_counter()
-        encoding, name = self.options["encoding"], self.options["solver"]
-        if self.options["givens"] == "assume":
-            session = assumed(puzzle, encoding, name)
-        else:
-            simple = simplify(encode(puzzle.shape, encoding), puzzle.cells)
-            if simple is None:  # the givens break a unit: proved unsolvable without a solver
-                return [], True, {"build_s": time.perf_counter() - start}
-            if not len(simple.free):
-                return [puzzle.cells], True, {"build_s": time.perf_counter() - start}
-            session = simplified(puzzle, encoding, name, simple)
+        stats: dict[str, float] = dict.fromkeys(COUNTERS, 0)
+        session = self._session(puzzle)
         built = time.perf_counter()
-        if deadline is not None:
-            deadline += built - start  # the time limit covers the search, not the loading
+        stats.update(encode_s=built - start, solve_s=0.0)
+        if not isinstance(session, Session):  # settled by the givens alone
+            return session, True, stats
         before = session.solver.accum_stats()
-        found, stats = self.collector(), {"build_s": built - start}
+        found = self.collector()
         try:
             complete = self._count(session, limit, deadline, found, stats)
             after = session.solver.accum_stats()
@@ -206,6 +209,19 @@ class PySAT(Backend):
         stats.update({k: after.get(k, 0) - before.get(k, 0) for k in COUNTERS})
         stats["solve_s"] = time.perf_counter() - built
         return found, complete, stats
+
+    def _session(self, puzzle: Puzzle) -> Session | list[Grid]:
+        """The grid put to a solver; or its solutions when the givens settle it (none when they
+        break a unit, the givens themselves when they fill the grid)."""
+        encoding, name = self.options["encoding"], self.options["solver"]
+        if self.options["givens"] == "assume":
+            return assumed(puzzle, encoding, name)
+        simple = simplify(encode(puzzle.shape, encoding), puzzle.cells)
+        if simple is None:
+            return []
+        if not len(simple.free):
+            return [puzzle.cells]
+        return simplified(puzzle, encoding, name, simple)
 
     def _count(self, session: Session, limit: int, deadline: float | None, found: Any,
                stats: dict[str, float]) -> bool:

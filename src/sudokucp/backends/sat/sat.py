@@ -2,7 +2,8 @@
 
 Glossary: n = side, var(cell, d) = cell * n + d (1..n^3), free = variables the givens leave open.
 The givens simplify the cached clauses (satisfied clauses dropped, false literals removed) and the
-free variables are renumbered 1..F for PicoSAT.
+free variables are renumbered 1..F for PicoSAT (`encode_s`, inside the clock; the shape's clauses
+are built before it, by `_prepare`).
 A time limit is kept by solving in chunks of propagations (`prop_limit`), growing each time, since
 PicoSAT cannot be stopped from outside a call; an exhausted solution iterator counts as proof only
 when no chunk limit could have cut it short.
@@ -29,7 +30,7 @@ from sudokucp.backends.sat.cnf import (
     simplify,
 )
 from sudokucp.clock import expired
-from sudokucp.puzzle import Grid, Puzzle
+from sudokucp.puzzle import Grid, Puzzle, Shape
 
 FIRST_CHUNK = 200_000  # propagations of the first chunk when a deadline is set
 
@@ -71,6 +72,11 @@ class PycoSAT(Backend):
     choices = {"encoding": ENCODINGS}
     counting = ("grows with the count: each solution adds a blocking clause that PicoSAT keeps "
                 "(about 1 KB a 9x9 solution)")
+    stats_keys = ("variables", "clauses", "base_clauses", "encode_s", "solve_s")
+
+    def _prepare(self, shape: Shape) -> None:
+        """The shape's clauses (cnf.encode keeps them for the process)."""
+        encode(shape, self.options["encoding"])
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         import pycosat
@@ -79,12 +85,12 @@ class PycoSAT(Backend):
         enc = encode(puzzle.shape, self.options["encoding"])
         stats: dict[str, float] = {"variables": 0, "clauses": 0, "base_clauses": enc.clauses}
         simple = simplify(enc, puzzle.cells)
-        if simple is None:
-            stats.update(build_s=time.perf_counter() - start, solve_s=0.0)
-            return [], True, stats
         encoded = time.perf_counter()
-        stats.update(variables=len(simple.free), clauses=len(simple.clauses),
-                     build_s=encoded - start)
+        stats["encode_s"] = encoded - start
+        if simple is None:  # the givens break a unit: proved unsolvable without a solver
+            stats["solve_s"] = 0.0
+            return [], True, stats
+        stats.update(variables=len(simple.free), clauses=len(simple.clauses))
         found = self.collector()
 
         def grid_of(model: list[int]) -> Grid:
@@ -93,11 +99,10 @@ class PycoSAT(Backend):
         if deadline is None:
             complete = self._iterate(pycosat, simple, limit, found, grid_of)
         else:
-            deadline += encoded - start  # the time limit covers the search, not the encoding
             chunks = Chunks(pycosat, deadline)
             complete = self._chunked(pycosat, chunks, simple, limit, found, grid_of)
             stats["chunks"] = chunks.count
-            if not complete and len(found) != limit and expired(deadline):
+            if not complete and not (limit and len(found) >= limit) and expired(deadline):
                 stats[TIMED_OUT] = 1
         stats["solve_s"] = time.perf_counter() - encoded
         return found, complete, stats
