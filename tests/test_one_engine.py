@@ -12,9 +12,10 @@ from collections import Counter
 
 import pytest
 from conftest import PUZZLES
+from test_explain import replay
 
 from sudokucp.backends import get_backend
-from sudokucp.engine.propagation import Board, eliminate, place, start
+from sudokucp.engine.propagation import start
 from sudokucp.engine.techniques import TECHNIQUES, deduce, fixpoint
 from sudokucp.generator import generate_one
 from sudokucp.io.formats import load_puzzles
@@ -28,18 +29,6 @@ SEEDS = {4: range(8), 6: range(8), 9: range(8), 12: range(3), 16: range(1)}
 GENERATED = [(side, seed) for side, seeds in SEEDS.items() for seed in seeds]
 BROKEN = ["123....4........",  # r1c4 left without a candidate by the givens
           "......234" + "1" + "." * 11 + "1" + "." * 59]  # digit 1 has no place in row 1
-
-
-def replay(puzzle: Puzzle, moves: list[Move]) -> Board:
-    """A fresh board of `puzzle` with explain's moves applied, nothing else."""
-    board = start(puzzle)
-    assert board
-    for move in moves:
-        for cell, digit in move.placed:
-            assert place(board, cell, 1 << (digit - 1)), move.text
-        for cell, digit in move.removed:
-            assert eliminate(board, [cell], 1 << (digit - 1)), move.text
-    return board
 
 
 def told(moves: list[Move], kind: str) -> list[tuple[str, int, int]]:
