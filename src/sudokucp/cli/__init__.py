@@ -4,10 +4,10 @@ this one builds the parser and runs a command. `python -m sudokucp` works too.""
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from sudokucp.cli.bench import add_bench
 from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -17,27 +17,19 @@ from sudokucp.cli.common import (
     Parser,
     fail,
 )
-from sudokucp.cli.compare import add_compare
-from sudokucp.cli.datasets import add_datasets
-from sudokucp.cli.explain import add_explain
-from sudokucp.cli.generate import add_generate
-from sudokucp.cli.ladder import add_ladder
-from sudokucp.cli.rate import add_rate
-from sudokucp.cli.report import add_report
-from sudokucp.cli.solve import add_backends, add_check, add_solve
-from sudokucp.cli.trace import add_trace
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser with every subcommand."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every subcommand, or with `only` alone (only its module imported)."""
     parser = Parser(
         prog="sudoku-cp", formatter_class=HelpFormatter,
         description="Solve Sudoku grids of any shape with interchangeable backends and compare "
                     "them.")
     parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in COMMANDS:
-        add(sub)  # each command's parser is a Parser, with HelpFormatter
+    for name, where in COMMANDS.items():
+        if only in (None, name):
+            adder(where)(sub)  # each command's parser is a Parser, with HelpFormatter
     return parser
 
 
@@ -65,17 +57,28 @@ def version() -> str:
         return "(not installed)"
 
 
-COMMANDS = [add_solve, add_check, add_backends, add_bench, add_generate, add_rate, add_datasets,
-            add_explain, add_trace, add_ladder, add_report, add_compare]
+COMMANDS: dict[str, str] = {  # command -> the function of cli/<module>.py that adds its parser
+    "solve": "solve:add_solve", "check": "solve:add_check", "backends": "solve:add_backends",
+    "bench": "bench:add_bench", "generate": "generate:add_generate", "rate": "rate:add_rate",
+    "datasets": "datasets:add_datasets", "explain": "explain:add_explain",
+    "trace": "trace:add_trace", "ladder": "ladder:add_ladder", "report": "report:add_report",
+    "compare": "compare:add_compare"}
+
+
+def adder(where: str) -> Callable[[argparse._SubParsersAction], None]:
+    """The function named by a COMMANDS value, its module imported now."""
+    module, _, function = where.partition(":")
+    return getattr(importlib.import_module(f"sudokucp.cli.{module}"), function)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; bad input gets a one-line message and exit status 2."""
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
     from sudokucp.cli.progress import show_notices  # logging: not needed for --help
 
     show_notices()  # the library's one-off news (a first compile) on standard error
-    args.argv = list(sys.argv[1:] if argv is None else argv)  # as typed, for reports
+    args.argv = argv  # as typed, for reports
     try:
         return args.handler(args)
     except (*USER_ERRORS, CommandError) as err:
