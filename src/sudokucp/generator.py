@@ -36,7 +36,7 @@ LARGE_CHECKERS = ("sat", "hybrid", "mrv")
 LARGE_SIDE = 16  # sides from here on prefer LARGE_CHECKERS
 FILL_BUDGET = 2  # search nodes per cell before a fill restarts (same random stream)
 
-Progress = Callable[[int, int, int], None]  # (steps done, steps in the pass, givens left)
+OnStep = Callable[[int, int, int], None]  # (steps done, steps in the pass, givens left)
 RunProgress = Callable[[int, int, int, int], None]  # (puzzle index, steps done, steps, givens)
 
 
@@ -174,7 +174,7 @@ def removal_steps(shape: Shape, rng: random.Random, symmetric: bool) -> list[tup
 
 def remove_clues(shape: Shape, solution: Grid, steps: Sequence[tuple[int, ...]],
                  backend: Backend, target: int | None = None,
-                 progress: Progress | None = None) -> tuple[Grid, bool, int]:
+                 progress: OnStep | None = None) -> tuple[Grid, bool, int]:
     """Remove clues step by step while the solution stays unique, down to `target` givens
     (a symmetric pair may take it to one below).
 
@@ -208,7 +208,7 @@ def puzzle_seed(seed: int | str, shape: Shape, index: int) -> str:
 
 def generate_one(shape: Shape, seed: int | str, index: int = 0, *, givens: int | None = None,
                  symmetric: bool = False, backend: Backend | None = None,
-                 progress: Progress | None = None) -> Generated:
+                 progress: OnStep | None = None) -> Generated:
     """Puzzle `index` of seed `seed`: minimal, or stopped at `givens` givens."""
     if givens is not None and not 0 <= givens <= shape.cells:
         raise GenerateError(f"--givens must be 0 to {shape.cells} for {shape}, not {givens}")
