@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sudokucp"
 
 # Lowest first. A module may import its own layer and the layers below it, never one above.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("core", ("", "errors", "clock", "puzzle", "check", "result", "io")),
+    ("core", ("", "errors", "clock", "puzzle", "check", "result", "io", "isomorph")),
     ("measures", ("calibration", "stats")),
     ("engine", ("engine",)),
     ("backends", ("backends",)),

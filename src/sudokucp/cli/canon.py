@@ -1,0 +1,57 @@
+"""The canon command: the minlex canonical form of each puzzle, or one puzzle per class."""
+
+from __future__ import annotations
+
+import argparse
+
+from sudokucp.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    BadEntries,
+    end_quietly,
+    read_entries,
+    shape_arg,
+)
+
+
+def add_canon(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("canon", help="canonical (minlex) form of each puzzle, or dedupe a file",
+                       description="Print the canonical form of every puzzle of FILE, one line "
+                                   "each: the smallest of its isomorphs (digits relabelled, "
+                                   "bands, rows, stacks and columns reordered, transposed when "
+                                   "the boxes are square), digits numbered in order of first "
+                                   "appearance, blanks smallest. Two puzzles are isomorphic when "
+                                   "their forms are equal. Exit status 2 on unreadable entries.")
+    p.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input")
+    p.add_argument("--dedupe", action="store_true",
+                   help="instead, print the first puzzle of each class as it is in FILE, then "
+                        "two spaces and how many puzzles of FILE are in that class")
+    p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous")
+    p.set_defaults(handler=run_canon)
+
+
+def run_canon(args: argparse.Namespace) -> int:
+    """Print each form as it is found; with --dedupe, the classes at the end."""
+    from sudokucp.isomorph import canonical
+    from sudokucp.puzzle import Puzzle, to_line
+
+    bad, code = BadEntries(args.file), EXIT_OK
+    classes: dict[tuple[int, ...], tuple[Puzzle, int]] = {}
+    try:
+        for entry in read_entries(args.file, args.shape):
+            if entry.puzzle is None:
+                bad.report(entry)
+                code = EXIT_USAGE
+                continue
+            form = canonical(entry.puzzle)
+            if not args.dedupe:
+                print(to_line(entry.puzzle.shape, form), flush=True)
+            first, count = classes.get(form, (entry.puzzle, 0))
+            classes[form] = (first, count + 1)
+        bad.finish()
+        if args.dedupe:
+            for first, count in classes.values():
+                print(f"{first.to_line()}  {count}")
+    except BrokenPipeError:
+        return end_quietly()
+    return code

@@ -1,0 +1,277 @@
+"""The symmetry group of a shape: transforms, random isomorphs and minlex canonical forms.
+
+A shape's group: digit relabelling, band order and rows within bands, stack order and columns
+within stacks, and transposition when the boxes are square (r == c).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import permutations, product
+from math import factorial
+
+from sudokucp.puzzle import Grid, Puzzle, Shape
+
+Perm = tuple[int, ...]
+State = tuple[int, frozenset[int], int, Perm, list[int]]  # grid, rows, last row, columns, labels
+
+
+@dataclass(frozen=True)
+class Transform:
+    """One element of a shape's group: transpose first, then reorder rows and columns, then relabel.
+
+    Output band k is input band `bands[k]`; its row i is row `band_rows[k][i]` of that band.
+    Stacks and columns likewise; digit v becomes `digits[v - 1]`.
+    """
+
+    shape: Shape
+    digits: Perm
+    bands: Perm
+    band_rows: tuple[Perm, ...]
+    stacks: Perm
+    stack_cols: tuple[Perm, ...]
+    transpose: bool = False
+
+    def __post_init__(self) -> None:
+        r, c, n = self.shape.box_rows, self.shape.box_cols, self.shape.side
+        checks = [(self.digits, range(1, n + 1)), (self.bands, range(c)),
+                  (self.stacks, range(r)), *((p, range(r)) for p in self.band_rows),
+                  *((p, range(c)) for p in self.stack_cols)]
+        if (len(self.band_rows) != c or len(self.stack_cols) != r
+                or any(sorted(p) != list(want) for p, want in checks)):
+            raise ValueError(f"not a transform of a {self.shape} grid: {self}")
+        if self.transpose and r != c:
+            raise ValueError(f"a {self.shape} grid with {r}x{c} boxes cannot be transposed")
+
+    @property
+    def rows(self) -> Perm:
+        """Output row i is input row rows[i] (after any transposition)."""
+        r = self.shape.box_rows
+        return tuple(b * r + i for b, inner in zip(self.bands, self.band_rows) for i in inner)
+
+    @property
+    def cols(self) -> Perm:
+        """Output column j is input column cols[j] (after any transposition)."""
+        c = self.shape.box_cols
+        return tuple(s * c + j for s, inner in zip(self.stacks, self.stack_cols) for j in inner)
+
+
+def identity(shape: Shape) -> Transform:
+    """The transform that changes nothing."""
+    r, c = shape.box_rows, shape.box_cols
+    return Transform(shape, tuple(range(1, shape.side + 1)), tuple(range(c)),
+                     (tuple(range(r)),) * c, tuple(range(r)), (tuple(range(c)),) * r)
+
+
+def _inverse(perm: Sequence[int]) -> Perm:
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return tuple(inv)
+
+
+def _split(perm: Perm, size: int) -> tuple[Perm, tuple[Perm, ...]]:
+    """A block-respecting permutation as (block order, order within each block)."""
+    count = len(perm) // size
+    return (tuple(perm[k * size] // size for k in range(count)),
+            tuple(tuple(perm[k * size + i] % size for i in range(size)) for k in range(count)))
+
+
+def _transposed(cells: Sequence[int], n: int) -> Grid:
+    return tuple(cells[j * n + i] for i in range(n) for j in range(n))
+
+
+def apply(transform: Transform, cells: Sequence[int]) -> Grid:
+    """The cells of a grid mapped by `transform`; blanks stay blank."""
+    n = transform.shape.side
+    if len(cells) != n * n:
+        raise ValueError(f"{len(cells)} cells do not make a {transform.shape} grid")
+    src = _transposed(cells, n) if transform.transpose else tuple(cells)
+    relabel = (0, *transform.digits)
+    cols = transform.cols
+    return tuple(relabel[src[i * n + j]] for i in transform.rows for j in cols)
+
+
+def invert(transform: Transform) -> Transform:
+    """The transform that undoes `transform`: apply(invert(t), apply(t, g)) == g."""
+    shape = transform.shape
+    rows, cols = _inverse(transform.rows), _inverse(transform.cols)
+    if transform.transpose:  # undo: transpose, then the swapped inverse orders
+        rows, cols = cols, rows
+    digits = tuple(d + 1 for d in _inverse([d - 1 for d in transform.digits]))
+    bands, band_rows = _split(rows, shape.box_rows)
+    stacks, stack_cols = _split(cols, shape.box_cols)
+    return Transform(shape, digits, bands, band_rows, stacks, stack_cols, transform.transpose)
+
+
+def group_order(shape: Shape) -> int:
+    """Elements in the group of `shape`, digit relabelling included."""
+    r, c, n = shape.box_rows, shape.box_cols, shape.side
+    rows = factorial(c) * factorial(r) ** c
+    cols = factorial(r) * factorial(c) ** r
+    return factorial(n) * rows * cols * (2 if r == c else 1)
+
+
+def random_transform(shape: Shape, rng: random.Random) -> Transform:
+    """A transform drawn uniformly from the group of `shape`."""
+    r, c, n = shape.box_rows, shape.box_cols, shape.side
+
+    def perm(k: int) -> Perm:
+        return tuple(rng.sample(range(k), k))
+
+    return Transform(shape, tuple(d + 1 for d in perm(n)), perm(c),
+                     tuple(perm(r) for _ in range(c)), perm(r),
+                     tuple(perm(c) for _ in range(r)), r == c and rng.random() < 0.5)
+
+
+def transform(puzzle: Puzzle, rng: random.Random) -> tuple[Puzzle, Transform]:
+    """A random isomorph of `puzzle`, and the transform that made it."""
+    chosen = random_transform(puzzle.shape, rng)
+    return Puzzle(puzzle.shape, apply(chosen, puzzle.cells), puzzle.name), chosen
+
+
+def geometric_transforms(shape: Shape) -> Iterator[Transform]:
+    """Every element of the group with digits unchanged (for brute force on small shapes)."""
+    r, c = shape.box_rows, shape.box_cols
+    digits = tuple(range(1, shape.side + 1))
+    row_orders = product(permutations(range(c)), product(permutations(range(r)), repeat=c))
+    rows = list(row_orders)
+    cols = list(product(permutations(range(r)), product(permutations(range(c)), repeat=r)))
+    for flip in (False, True) if r == c else (False,):
+        for (bands, band_rows), (stacks, stack_cols) in product(rows, cols):
+            yield Transform(shape, digits, bands, band_rows, stacks, stack_cols, flip)
+
+
+def normalise(cells: Sequence[int]) -> Grid:
+    """Digits relabelled in order of first appearance (1, 2, ...); blanks stay 0."""
+    labels: dict[int, int] = {0: 0}
+    return tuple(labels.setdefault(v, len(labels)) for v in cells)
+
+
+def brute_canonical(cells: Sequence[int], shape: Shape) -> Grid:
+    """The minlex form by trying every geometric transform: the reference for small shapes."""
+    return min(normalise(apply(t, cells)) for t in geometric_transforms(shape))
+
+
+def _first_row_pattern(row: Sequence[int], shape: Shape) -> tuple[int, ...] | None:
+    """The smallest normalised form of a first row over column orders; None if digits repeat.
+
+    With distinct digits only the blanks matter: stacks by blank count, most first, blanks first.
+    """
+    given = [v for v in row if v]
+    if len(set(given)) != len(given):
+        return None
+    c = shape.box_cols
+    counts = sorted((row[s * c:s * c + c].count(0) for s in range(shape.box_rows)), reverse=True)
+    pattern = [0 if i < k else 1 for k in counts for i in range(c)]
+    return normalise([v * (j + 1) for j, v in enumerate(pattern)])
+
+
+def _first_row_orders(row: Sequence[int], shape: Shape) -> list[Perm]:
+    """Every column order giving the first row its smallest normalised form."""
+    r, c = shape.box_rows, shape.box_cols
+    if _first_row_pattern(row, shape) is None:  # repeated digits: try every order
+        orders = [t.cols for t in _column_transforms(shape)]
+        best = min(normalise([row[j] for j in p]) for p in orders)
+        return [p for p in orders if normalise([row[j] for j in p]) == best]
+    parts = []
+    for s in range(r):
+        stack = range(s * c, s * c + c)
+        parts.append(([j for j in stack if not row[j]], [j for j in stack if row[j]]))
+    counts = sorted((len(b) for b, _ in parts), reverse=True)
+    orders: list[Perm] = []
+    for stacks in set(permutations(range(r))):
+        if [len(parts[s][0]) for s in stacks] != counts:
+            continue
+        inner = [product(permutations(parts[s][0]), permutations(parts[s][1])) for s in stacks]
+        for chosen in product(*inner):
+            orders.append(tuple(j for blanks, givens in chosen for j in (*blanks, *givens)))
+    return orders
+
+
+def _column_transforms(shape: Shape) -> Iterator[Transform]:
+    r, c = shape.box_rows, shape.box_cols
+    rows = (tuple(range(c)), (tuple(range(r)),) * c)
+    for stacks, stack_cols in product(permutations(range(r)),
+                                      product(permutations(range(c)), repeat=r)):
+        yield Transform(shape, tuple(range(1, shape.side + 1)), *rows, stacks, stack_cols)
+
+
+def canonical(puzzle: Puzzle | Sequence[int], shape: Shape | None = None) -> Grid:
+    """The minlex form: the smallest normalised cell sequence over the shape's whole group.
+
+    Built row by row, keeping only the choices whose rows so far tie with the smallest.
+    """
+    if isinstance(puzzle, Puzzle):
+        cells, shape = puzzle.cells, puzzle.shape
+    else:
+        cells = tuple(puzzle)
+        shape = shape or Shape.for_cells(len(cells))
+    n, r = shape.side, shape.box_rows
+    grids = [tuple(cells)] + ([_transposed(cells, n)] if r == shape.box_cols else [])
+    best: tuple[int, ...] | None = None
+    starts: list[tuple[int, int, Perm]] = []  # (grid, first row, column order)
+    for g, grid in enumerate(grids):
+        for row in range(n):
+            values = grid[row * n:(row + 1) * n]
+            pattern = _first_row_pattern(values, shape)
+            orders = None
+            if pattern is None:  # repeated digits: the orders give the pattern
+                orders = _first_row_orders(values, shape)
+                pattern = normalise([values[j] for j in orders[0]])
+            if best is None or pattern < best:
+                best, starts = pattern, []
+            if pattern == best:
+                orders = _first_row_orders(values, shape) if orders is None else orders
+                starts += [(g, row, p) for p in orders]
+    assert best is not None
+    out = list(best)
+    frontier: dict[object, State] = {}
+    for g, row, order in starts:
+        labels = [0] * (n + 1)
+        _relabel(grids[g], row, order, labels, n)
+        key = (g, frozenset([row]), order, tuple(labels))
+        frontier.setdefault(key, (g, frozenset([row]), row, order, labels))
+    for level in range(1, n):
+        best_row: tuple[int, ...] | None = None
+        nxt: dict[object, State] = {}
+        for g, used, last, order, labels in frontier.values():
+            if level % r:  # the next row of the same band
+                band = last // r
+                choices = [i for i in range(band * r, band * r + r) if i not in used]
+            else:  # the first row of a band not used yet
+                bands = {u // r for u in used}
+                choices = [i for i in range(n) if i // r not in bands]
+            for row in choices:
+                fresh = list(labels)
+                row_out = _relabel(grids[g], row, order, fresh, n, best_row)
+                if row_out is None:
+                    continue
+                if best_row is None or row_out < best_row:
+                    best_row, nxt = row_out, {}
+                key = (g, used | {row}, row // r, order, tuple(fresh))
+                nxt.setdefault(key, (g, used | {row}, row, order, fresh))
+        assert best_row is not None
+        out += best_row
+        frontier = nxt
+    return tuple(out)
+
+
+def _relabel(grid: Grid, row: int, order: Perm, labels: list[int], n: int,
+             bound: tuple[int, ...] | None = None) -> tuple[int, ...] | None:
+    """Row `row` of `grid` in column order `order`, digits relabelled, `labels` growing in place;
+    None as soon as it is larger than `bound`."""
+    base, result, tied, limit = row * n, [], bound is not None, bound or ()
+    for j in order:
+        v = grid[base + j]
+        if v and not labels[v]:
+            labels[v] = labels[0] = labels[0] + 1  # labels[0] counts the labels given
+        out = labels[v] if v else 0
+        if tied:
+            if out > limit[len(result)]:
+                return None
+            tied = out == limit[len(result)]
+        result.append(out)
+    return tuple(result)

@@ -1,0 +1,175 @@
+"""The symmetry group, random isomorphs and minlex canonical forms; the canon command."""
+
+from __future__ import annotations
+
+import random
+from math import factorial
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudokucp import isomorph
+from sudokucp.backends import get_backend
+from sudokucp.cli import COMMANDS, main
+from sudokucp.cli.canon import add_canon
+from sudokucp.cli.common import Parser
+from sudokucp.generator import fill_grid
+from sudokucp.puzzle import Puzzle, Shape
+
+SHAPES = {"4x4": Shape(2, 2), "6x6": Shape(2, 3), "9x9": Shape(3, 3), "12x12": Shape(3, 4),
+          "16x16": Shape(4, 4)}
+GENERATED = Path(__file__).parent.parent / "puzzles" / "generated"
+
+
+def puzzles_of(name: str) -> list[Puzzle]:
+    """The puzzles of puzzles/generated/<name>.txt."""
+    from sudokucp.io.formats import iter_entries
+
+    found = [e.puzzle for e in iter_entries(str(GENERATED / f"{name}.txt"), shape=None)]
+    return [p for p in found if p is not None]
+
+
+def random_puzzle(shape: Shape, seed: int, keep: float) -> tuple[int, ...]:
+    """A full grid with each cell kept with probability `keep` (not always unique)."""
+    rng = random.Random(seed)
+    return tuple(v if rng.random() < keep else 0 for v in fill_grid(shape, rng))
+
+
+def test_group_order_matches_the_literature() -> None:
+    assert isomorph.group_order(SHAPES["4x4"]) == 3072 == factorial(4) * 128
+    assert isomorph.group_order(SHAPES["9x9"]) == factorial(9) * 3_359_232
+    assert 3_359_232 == 2 * 6**8
+    assert isomorph.group_order(SHAPES["6x6"]) == factorial(6) * (3 * 2**3 * 2) * (2 * 6**2)
+    for name in ("4x4", "6x6"):  # the geometric part, counted one by one
+        geometric = sum(1 for _ in isomorph.geometric_transforms(SHAPES[name]))
+        assert geometric * factorial(SHAPES[name].side) == isomorph.group_order(SHAPES[name])
+
+
+def test_transposition_only_for_square_boxes() -> None:
+    t = isomorph.identity(SHAPES["6x6"])
+    with pytest.raises(ValueError, match="cannot be transposed"):
+        isomorph.Transform(t.shape, t.digits, t.bands, t.band_rows, t.stacks, t.stack_cols, True)
+    with pytest.raises(ValueError, match="not a transform"):
+        isomorph.Transform(t.shape, t.digits, (0, 0, 1), t.band_rows, t.stacks, t.stack_cols)
+
+
+@pytest.mark.parametrize(("name", "count"), [("4x4", 200), ("6x6", 200), ("9x9", 200),
+                                             ("12x12", 20), ("16x16", 20)])
+def test_transforms_invert_and_keep_the_canonical_form(name: str, count: int) -> None:
+    shape, rng = SHAPES[name], random.Random(name)
+    base = puzzles_of(name if name != "9x9" else "9x9-expert")
+    for i in range(count):
+        puzzle = base[i % len(base)]
+        moved, t = isomorph.transform(puzzle, rng)
+        assert isomorph.apply(isomorph.invert(t), moved.cells) == puzzle.cells
+        if i < {12: 4, 16: 2}.get(shape.side, count):  # large shapes: a few forms (~1 s each)
+            assert isomorph.canonical(moved) == isomorph.canonical(puzzle)
+    assert any(isomorph.apply(isomorph.random_transform(shape, rng), base[0].cells)
+               != base[0].cells for _ in range(3))
+
+
+@pytest.mark.parametrize("name", ["4x4", "6x6", "9x9"])
+def test_a_solution_maps_back_exactly(name: str) -> None:
+    shape, rng, mrv = SHAPES[name], random.Random(1), get_backend("mrv")
+    for puzzle in puzzles_of(name if name != "9x9" else "9x9-simple")[:5]:
+        original = mrv.solve(puzzle).solution
+        moved, t = isomorph.transform(puzzle, rng)
+        solved = mrv.solve(moved).solution
+        assert original is not None and solved is not None and shape == puzzle.shape
+        assert isomorph.apply(isomorph.invert(t), solved) == original
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["4x4", "6x6"]), st.integers(0, 10**6),
+       st.sampled_from([0.0, 0.2, 0.4, 0.7, 1.0]))
+def test_pruned_form_equals_brute_force(name: str, seed: int, keep: float) -> None:
+    shape = SHAPES[name]
+    cells = random_puzzle(shape, seed, keep)
+    assert isomorph.canonical(cells, shape) == isomorph.brute_canonical(cells, shape)
+
+
+def test_forms_with_repeated_digits_still_match_brute_force() -> None:
+    cells = (1, 1, 0, 2) + (0,) * 8 + (2, 0, 0, 1)  # not a valid puzzle, but a grid of cells
+    assert isomorph.canonical(cells) == isomorph.brute_canonical(cells, SHAPES["4x4"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 10**6), st.sampled_from([0.2, 0.3, 0.5]))
+def test_different_solution_counts_never_share_a_form(one: int, two: int, keep: float) -> None:
+    shape, mrv = SHAPES["4x4"], get_backend("mrv")
+    a, b = (Puzzle(shape, random_puzzle(shape, s, keep)) for s in (one, two))
+    count_a, count_b = (mrv.solve(p, limit=0).count for p in (a, b))
+    if count_a != count_b:
+        assert isomorph.canonical(a) != isomorph.canonical(b)
+    moved, _ = isomorph.transform(a, random.Random(one))
+    assert mrv.solve(moved, limit=0).count == count_a
+
+
+def test_nine_by_nine_classes_are_told_apart() -> None:
+    base = [p for level in ("easy", "expert") for p in puzzles_of(f"9x9-{level}")]
+    forms = {isomorph.canonical(p) for p in base}
+    assert len(forms) == len({p.cells for p in base})
+    form = isomorph.canonical(base[0])
+    assert form[0] == 0 and max(form) == 9 and sum(1 for v in form if v) == base[0].givens
+
+
+def transformed_file(tmp_path: Path, name: str) -> tuple[Path, Path]:
+    """The puzzles of a generated file, and each of them transformed at random."""
+    rng, puzzles = random.Random(5), puzzles_of(name)
+    plain, moved = tmp_path / "plain.txt", tmp_path / "moved.txt"
+    plain.write_text("".join(p.to_line() + "\n" for p in puzzles))
+    moved.write_text("".join(isomorph.transform(p, rng)[0].to_line() + "\n"
+                             for p in reversed(puzzles)))
+    return plain, moved
+
+
+def run_canon(argv: list[str]) -> int:
+    """The canon command through its own parser (no need for it to be registered)."""
+    parser = Parser(prog="sudoku-cp")
+    add_canon(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["canon", *argv])
+    return args.handler(args)
+
+
+def test_canon_command_prints_the_same_forms_for_isomorphs(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture) -> None:
+    plain, moved = transformed_file(tmp_path, "9x9-easy")
+    assert run_canon([str(plain)]) == 0
+    first = capsys.readouterr().out.splitlines()
+    assert run_canon([str(moved)]) == 0
+    second = capsys.readouterr().out.splitlines()
+    assert len(first) == len(plain.read_text().splitlines()) and set(first) == set(second)
+    assert first != plain.read_text().splitlines()
+
+
+def test_canon_dedupe_counts_classes(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    plain, moved = transformed_file(tmp_path, "6x6")
+    both = tmp_path / "both.txt"
+    both.write_text(plain.read_text() + moved.read_text())
+    assert run_canon([str(both), "--dedupe"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"{line}  2" for line in plain.read_text().splitlines()]
+
+
+def test_canon_reports_a_bad_line_in_one_line(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1234" + "." * 12 + "\n12x4" + "." * 12 + "\n")
+    assert run_canon([str(bad)]) == 2
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 1 and len(err.splitlines()) == 1
+    assert "line 2" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif("canon" not in COMMANDS, reason="the canon command is not registered yet")
+def test_canon_through_main(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    plain, moved = transformed_file(tmp_path, "4x4")
+    assert main(["canon", str(plain)]) == 0
+    first = capsys.readouterr().out.splitlines()
+    assert main(["canon", str(moved)]) == 0
+    assert set(first) == set(capsys.readouterr().out.splitlines())
+    assert main(["canon", str(tmp_path / "missing.txt")]) == 2
+
+
