@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from sudokucp import isomorph
 from sudokucp.backends import get_backend
-from sudokucp.cli import COMMANDS, main
+from sudokucp.cli import main
 from sudokucp.cli.canon import add_canon
 from sudokucp.cli.common import Parser
 from sudokucp.generator import fill_grid
@@ -163,7 +163,6 @@ def test_canon_reports_a_bad_line_in_one_line(tmp_path: Path,
     assert "line 2" in err and "Traceback" not in err
 
 
-@pytest.mark.skipif("canon" not in COMMANDS, reason="the canon command is not registered yet")
 def test_canon_through_main(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     plain, moved = transformed_file(tmp_path, "4x4")
     assert main(["canon", str(plain)]) == 0
@@ -173,3 +172,29 @@ def test_canon_through_main(tmp_path: Path, capsys: pytest.CaptureFixture) -> No
     assert main(["canon", str(tmp_path / "missing.txt")]) == 2
 
 
+
+
+SEEDS = Path(__file__).parent.parent / "puzzles" / "seeds"
+
+
+@pytest.mark.parametrize("backend", ["naive", "mrv"])
+def test_solve_isomorph_finds_the_same_solutions_for_the_grid_as_given(
+        backend: str, capsys: pytest.CaptureFixture) -> None:
+    many = str(SEEDS / "004-multiple.txt")
+    lines = {}
+    for extra in ([], ["--isomorph", "5"], ["--isomorph", "6"]):
+        assert main(["solve", many, "--backend", backend, "--all", "--format", "line", *extra]) == 0
+        out = capsys.readouterr().out.splitlines()
+        lines[tuple(extra)] = {line for line in out if not line.startswith("#")}
+    assert len(lines[()]) == 28
+    assert all(found == lines[()] for found in lines.values())
+
+
+def test_solve_isomorph_searches_another_form() -> None:
+    from sudokucp.cli.solve import _form
+
+    puzzle = puzzles_of("9x9-simple")[0]
+    searched, back = _form(puzzle, random.Random(2))
+    assert searched.cells != puzzle.cells
+    solution = get_backend("mrv").solve(searched).solution
+    assert back(solution) == get_backend("mrv").solve(puzzle).solution

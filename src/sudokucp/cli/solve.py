@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import sys
 from collections.abc import Callable, Iterator
 from functools import partial
+from typing import TYPE_CHECKING
 
 from sudokucp.backends import (
     ALIASES,
@@ -33,10 +35,14 @@ from sudokucp.cli.common import (
     seconds_arg,
     shape_arg,
     terminal_columns,
+    whole_arg,
     with_many,
 )
 from sudokucp.puzzle import Grid, Puzzle, to_line
 from sudokucp.result import Result, Status
+
+if TYPE_CHECKING:
+    import random
 
 
 def add_solve(sub: argparse._SubParsersAction) -> None:
@@ -68,6 +74,10 @@ def add_solve(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=tuple(DISPLAYS), default="grid",
                    help="grid (default), line (one solution per line), numeric (rows of "
                         "numbers) or json (one object per grid)")
+    p.add_argument("--isomorph", type=whole_arg, metavar="SEED",
+                   help="search a random isomorph of each grid instead (digits relabelled; rows, "
+                        "columns, bands and stacks reordered; transposed when the boxes are "
+                        "square), drawn with SEED; its solutions are mapped back to the grid")
     p.set_defaults(handler=run_solve)
 
 
@@ -228,13 +238,14 @@ def _solve_all(args: argparse.Namespace) -> int:
     bad, code = BadEntries(args.file), EXIT_OK
     require_cpu_limit(args.cpu_limit)
     display = DISPLAYS[args.format](args.count, many)
+    rng = None if args.isomorph is None else _random(args.isomorph)
     with solver_for(backend, args.timeout, args.cpu_limit, args.memory) as solve:
         for entry in entries:
             if entry.error is not None:
                 bad.report(entry)
                 code = EXIT_USAGE
                 continue
-            result = _solve_one(solve, entry.puzzle, limit, args.count, display)
+            result = _solve_one(solve, entry.puzzle, limit, args.count, display, rng)
             code = EXIT_UNSOLVED if result.status is not Status.SOLVED and code == EXIT_OK \
                 else code
     bad.finish()
@@ -242,13 +253,16 @@ def _solve_all(args: argparse.Namespace) -> int:
 
 
 def _solve_one(solve: Solver, puzzle: Puzzle, limit: int, count_only: bool,
-               display: Display) -> Result:
-    """Solve and show one grid: the solutions as they come (or at the end when they come back
-    from a worker), then its status line; a MEMOUT says how the cap was met."""
+               display: Display, rng: random.Random | None = None) -> Result:
+    """Solve and show one grid (a random isomorph of it with `rng`, mapped back): the solutions
+    as they come (or at the end when they come back from a worker), then its status line; a
+    MEMOUT says how the cap was met."""
     display.head(puzzle)
     stream = display.streams and not count_only
-    result = solve(puzzle, limit, 0 if count_only else None,
-                   partial(display.solution, puzzle) if stream else None)
+    searched, back = _form(puzzle, rng)
+    result = solve(searched, limit, 0 if count_only else None,
+                   (lambda grid: display.solution(puzzle, back(grid))) if stream else None)
+    result = dataclasses.replace(result, solutions=tuple(map(back, result.solutions)))
     for grid in result.solutions if display.streams else ():
         display.solution(puzzle, grid)
     display.tail(puzzle, result)
@@ -257,6 +271,22 @@ def _solve_one(solve: Solver, puzzle: Puzzle, limit: int, count_only: bool,
         fail(f"{puzzle.name}: out of memory at the --memory cap: raise it, or see how each "
              "backend's memory grows while counting in `sudoku-cp backends`")
     return result
+
+
+def _random(seed: int) -> random.Random:
+    import random
+
+    return random.Random(seed)
+
+
+def _form(puzzle: Puzzle, rng: random.Random | None) -> tuple[Puzzle, Callable[[Grid], Grid]]:
+    """The grid to search (a random isomorph with `rng`) and the map of its solutions back."""
+    if rng is None:
+        return puzzle, tuple
+    from sudokucp.isomorph import apply, invert, transform
+
+    searched, form = transform(puzzle, rng)
+    return searched, partial(apply, invert(form))
 
 
 # --- check -----------------------------------------------------------------------------------
