@@ -6,7 +6,7 @@ import argparse
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -89,8 +89,7 @@ def size_arg(text: str) -> int:
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose every refusal is one line naming the command, and exit 2.
-    A description or an option's help may be a Later: made only when the help is shown."""
+    """An argument parser whose every refusal is one line naming the command, and exit 2."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)  # the subcommands' parsers too
@@ -98,27 +97,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
-
-    def format_help(self) -> str:
-        """The help, its Later texts made now (they may import what they describe)."""
-        if isinstance(self.description, Later):
-            self.description = self.description.text()
-        for action in self._actions:
-            if isinstance(action.help, Later):
-                action.help = action.help.text()
-        return super().format_help()
-
-
-class Later:
-    """A help text made when shown, so that building the parser imports no heavy module (the
-    compare command's defaults live beside pandas, the ladder's rungs beside numpy)."""
-
-    def __init__(self, make: Callable[[], str]) -> None:
-        self.make = make
-
-    def text(self) -> str:
-        """The text, made now."""
-        return self.make()
 
 
 class HelpFormatter(argparse.HelpFormatter):

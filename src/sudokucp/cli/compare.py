@@ -10,11 +10,11 @@ from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_UNSOLVED,
     CommandError,
-    Later,
     fail,
     number_arg,
     plural,
 )
+from sudokucp.reporting.thresholds import FLOOR_MS, FLOOR_MS_PAIRED, SLOWER, SLOWER_PAIRED
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -37,23 +37,7 @@ def _floor_arg(text: str) -> float:
     return value
 
 
-def _slower_help() -> str:
-    from sudokucp.reporting.compare import SLOWER, SLOWER_PAIRED
-
-    return (f"flag a run that takes more than X times as long (default {SLOWER:g}); with "
-            f"repeats, a backend whose interval lies above X (default {SLOWER_PAIRED:g})")
-
-
-def _floor_help() -> str:
-    from sudokucp.reporting.compare import FLOOR_MS, FLOOR_MS_PAIRED
-
-    return (f"times under MS milliseconds count as MS (default {FLOOR_MS:g}; with repeats "
-            f"{FLOOR_MS_PAIRED:g})")
-
-
 def add_compare(sub: argparse._SubParsersAction) -> None:
-    """The compare command; its defaults are read from reporting.compare (pandas) only when its
-    help is shown."""
     p = sub.add_parser("compare", help="compare two results folders run by run; exit 1 on "
                                        "regressions",
                        description="Match the runs of two folders written by `sudoku-cp bench` "
@@ -71,9 +55,12 @@ def add_compare(sub: argparse._SubParsersAction) -> None:
     p.add_argument("old", metavar="OLD", help="the folder of the earlier runs")
     p.add_argument("new", metavar="NEW", help="the folder of the runs to check")
     p.add_argument("--slower", type=_ratio_arg, default=None, metavar="X",
-                   help=Later(_slower_help))
+                   help=f"flag a run that takes more than X times as long (default {SLOWER:g}); "
+                        f"with repeats, a backend whose interval lies above X (default "
+                        f"{SLOWER_PAIRED:g})")
     p.add_argument("--floor-ms", type=_floor_arg, default=None, metavar="MS",
-                   help=Later(_floor_help))
+                   help=f"times under MS milliseconds count as MS (default {FLOOR_MS:g}; with "
+                        f"repeats {FLOOR_MS_PAIRED:g})")
     p.add_argument("--csv", metavar="FILE", help="write every matched run to FILE as CSV")
     p.set_defaults(handler=run_compare)
 

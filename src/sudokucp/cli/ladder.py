@@ -12,21 +12,19 @@ from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     CommandError,
-    Later,
     count_arg,
     fail,
     plural,
     seconds_arg,
     whole_arg,
 )
+from sudokucp.teaching.rungs import RUNG_KEYS, RUNGS
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 
 def _description() -> str:
-    from sudokucp.teaching.ladder import RUNGS
-
     rungs = "; ".join(f"{r.key}: {r.adds} ({r.spec})" for r in RUNGS)
     return ("Solve the grids of every FILE with more and more inference, one rung after the "
             f"other ({rungs}). Writes ladder.md, ladder.csv (medians per grid set and rung), "
@@ -35,17 +33,9 @@ def _description() -> str:
             "than hang; every answer is checked. Exit status 2 on unreadable files or entries.")
 
 
-def _rungs_help() -> str:
-    from sudokucp.teaching.ladder import RUNGS
-
-    return f"rungs to run (default: all): {', '.join(r.key for r in RUNGS)}"
-
-
 def add_ladder(sub: argparse._SubParsersAction) -> None:
-    """The ladder command; its rungs are read from teaching.ladder (numpy) only when its help is
-    shown."""
     p = sub.add_parser("ladder", help="the propagation ladder: nodes and time per rung",
-                       description=Later(_description))
+                       description=_description())
     p.add_argument("files", nargs="+", metavar="FILE", help="puzzle files (one grid set each)")
     p.add_argument("--out", default="ladder", metavar="DIR", help="folder for the report")
     p.add_argument("--timeout", type=seconds_arg, default=2.0, metavar="S",
@@ -53,7 +43,8 @@ def add_ladder(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sample", type=count_arg, metavar="K",
                    help="K grids drawn at random (--seed) from each file (default: every grid)")
     p.add_argument("--seed", type=whole_arg, default=0, metavar="S", help="seed of --sample")
-    p.add_argument("--rungs", metavar="KEY,...", help=Later(_rungs_help))
+    p.add_argument("--rungs", metavar="KEY,...",
+                   help=f"rungs to run (default: all): {', '.join(RUNG_KEYS)}")
     p.add_argument("--jobs", type=count_arg, default=1, metavar="J", help="runs at a time")
     p.set_defaults(handler=run_ladder)
 

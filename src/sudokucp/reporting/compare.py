@@ -23,13 +23,10 @@ import numpy as np
 import pandas as pd
 
 from sudokucp.reporting.scores import natural, penalised_seconds, solved_mask
+from sudokucp.reporting.thresholds import FLOOR_MS, FLOOR_MS_PAIRED, SLOWER, SLOWER_PAIRED
 from sudokucp.result import Row
 from sudokucp.stats import FLOOR_S, LEVEL, MIN_PAIRED, SAME, paired, per_puzzle_medians
 
-SLOWER = 2.0  # per run: a run regressed when it takes more than this many times as long
-SLOWER_PAIRED = 1.1  # paired: a backend regressed when its interval lies above this ratio
-FLOOR_MS = 10.0  # per run: times under this count as this much when two runs are compared
-FLOOR_MS_PAIRED = 0.01  # paired: repeats and medians take the noise; CPU time counts in us
 PER_RUN, PAIRED = "per run", "paired"
 NEWLY_UNSOLVED, SLOWER_RUN = "newly unsolved", "slower"
 REGRESSIONS = (NEWLY_UNSOLVED, SLOWER_RUN)

@@ -23,28 +23,7 @@ from sudokucp.executors import ResourceLimits, Task, make_executor
 from sudokucp.io.files import atomic_write, write_text
 from sudokucp.puzzle import Puzzle
 from sudokucp.result import Status
-from sudokucp.stats import percentile
-
-
-@dataclass(frozen=True)
-class Rung:
-    """One step of the ladder: a short key, what it adds, the backend spec that runs it."""
-
-    key: str
-    adds: str
-    spec: str
-
-
-RUNGS: tuple[Rung, ...] = (
-    Rung("none", "no propagation (naive backtracking)", "csp:propagation=none:order=static"),
-    Rung("fc", "forward checking", "csp:propagation=fc:order=static"),
-    Rung("fc+mrv", "+ MRV", "csp:propagation=fc:order=mrv"),
-    Rung("singles", "+ hidden singles", "hybrid:techniques=singles:node_techniques=singles"),
-    Rung("locked", "+ locked candidates", "hybrid:techniques=locked:node_techniques=locked"),
-    Rung("subsets", "+ subsets", "hybrid:techniques=subsets:node_techniques=subsets"),
-    Rung("alldiff", "full alldifferent (CP-SAT)", "cpsat"),
-)
-RUNG_KEYS = tuple(r.key for r in RUNGS)
+from sudokucp.teaching.rungs import RUNG_KEYS, RUNGS, Rung
 
 
 @dataclass(frozen=True)
@@ -133,6 +112,8 @@ def median_of(values: Iterable[float | None]) -> float | None:
 
 def p90(values: Sequence[float]) -> float:
     """The 90th percentile (the project's one definition: sudokucp.stats.percentile)."""
+    from sudokucp.stats import percentile  # numpy: not for building the command's parser
+
     return percentile(values, 90)
 
 
