@@ -78,21 +78,8 @@ def repeats(shape: Shape, cells: Grid) -> bool:
     the cells' bits differs from their OR."""
     if shape.side > TABLE_SIDE:
         return bool(find_conflicts(shape, cells))
-    bits = [*filter(None, map(getitem, _bits_of(shape), cells))]  # the givens' bits
+    bits = [*filter(None, map(getitem, unit_bits(shape), cells))]  # the givens' bits
     return sum(bits) != reduce(or_, bits, 0)
-
-
-_last: tuple[Shape | None, tuple[tuple[int, ...], ...]] = (None, ())  # the last shape's table
-
-
-def _bits_of(shape: Shape) -> tuple[tuple[int, ...], ...]:
-    """unit_bits(shape), the last one kept at hand: a file's lines share their shape, so most
-    lines skip hashing it."""
-    global _last
-    last = _last
-    if last[0] is not shape:
-        last = _last = (shape, unit_bits(shape))
-    return last[1]
 
 
 @cache
