@@ -37,7 +37,7 @@ def run_task(task: Task, backends: dict[str, Any] | None = None,
     if task.spec == calibration.SPEC:
         return _calibrate(task, on_start)
     try:
-        backend = _prepare(task.spec, backends)
+        backend = _backend_for(task.spec, backends)
     except Exception as err:
         return Result(task.spec, task.puzzle.name, Status.ERROR,
                       error=f"{type(err).__name__}: {err}")
@@ -66,7 +66,7 @@ def used() -> tuple[float, float]:
     return cpu_seconds(), max(own.ru_maxrss, children.ru_maxrss) / 1024
 
 
-def _prepare(spec: str, backends: dict[str, Any]) -> Any:
+def _backend_for(spec: str, backends: dict[str, Any]) -> Any:
     """The backend of a spec, built once per worker; a third-party package is loaded by a warm-up
     solve of an empty 4x4 grid so that no timed run pays for the import."""
     from sudokucp.backends import from_spec
