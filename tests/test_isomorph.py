@@ -90,6 +90,31 @@ def test_pruned_form_equals_brute_force(name: str, seed: int, keep: float) -> No
     assert isomorph.canonical(cells, shape) == isomorph.brute_canonical(cells, shape)
 
 
+@settings(max_examples=1000, deadline=None)
+@given(st.sampled_from(["4x4", "6x6", "9x9"]), st.integers(0, 10**6),
+       st.sampled_from([0.15, 0.3, 0.5, 1.0]))
+def test_form_is_invariant_under_random_transforms(name: str, seed: int, keep: float) -> None:
+    shape, rng = SHAPES[name], random.Random(seed)
+    cells = random_puzzle(shape, seed, keep)
+    moved = isomorph.apply(isomorph.random_transform(shape, rng), cells)
+    form, onto = isomorph.canonical_transform(moved, shape)
+    assert form == isomorph.canonical(cells, shape)
+    assert isomorph.apply(onto, moved) == form  # the transform returned reaches the form
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from([Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3)]),
+       st.integers(0, 10**6), st.sampled_from([0.0, 0.2, 0.35, 0.6, 1.0]))
+def test_compiled_search_equals_the_pure_python_one(shape: Shape, seed: int, keep: float) -> None:
+    pytest.importorskip("numba", reason="the compiled search needs numba (the [jit] extra)")
+    cells = random_puzzle(shape, seed, keep)
+    compiled = isomorph._compiled_search(cells, shape)
+    python = isomorph._python_search(cells, shape)
+    assert compiled is not None and compiled[0] == python[0]
+    for form, *how in (compiled, python):
+        assert isomorph.apply(isomorph._transform_of(shape, *how), cells) == form
+
+
 def test_forms_with_repeated_digits_still_match_brute_force() -> None:
     cells = (1, 1, 0, 2) + (0,) * 8 + (2, 0, 0, 1)  # not a valid puzzle, but a grid of cells
     assert isomorph.canonical(cells) == isomorph.brute_canonical(cells, SHAPES["4x4"])

@@ -9,13 +9,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import permutations, product
 from math import factorial
+from types import ModuleType
 
 from sudokucp.puzzle import Grid, Puzzle, Shape
 
 Perm = tuple[int, ...]
-State = tuple[int, frozenset[int], int, Perm, list[int]]  # grid, rows, last row, columns, labels
+State = tuple[int, Perm, Perm, list[int]]  # grid, rows so far, columns, labels
+Start = tuple[int, int, Perm]  # grid, first row, column order
 
 
 @dataclass(frozen=True)
@@ -200,19 +203,120 @@ def _column_transforms(shape: Shape) -> Iterator[Transform]:
 
 
 def canonical(puzzle: Puzzle | Sequence[int], shape: Shape | None = None) -> Grid:
-    """The minlex form: the smallest normalised cell sequence over the shape's whole group.
+    """The minlex form: the smallest normalised cell sequence over the shape's whole group."""
+    return canonical_transform(puzzle, shape)[0]
 
-    Built row by row, keeping only the choices whose rows so far tie with the smallest.
-    """
+
+def canonical_transform(puzzle: Puzzle | Sequence[int],
+                        shape: Shape | None = None) -> tuple[Grid, Transform]:
+    """The minlex form and one transform that maps the puzzle onto it (compiled when numba is
+    installed, pure Python otherwise)."""
+    cells, shape = _cells_and_shape(puzzle, shape)
+    found = _compiled_search(cells, shape) if _kernel() is not None else None
+    form, flip, rows, cols, labels = found or _python_search(cells, shape)
+    return form, _transform_of(shape, flip, rows, cols, labels)
+
+
+def _cells_and_shape(puzzle: Puzzle | Sequence[int], shape: Shape | None) -> tuple[Grid, Shape]:
     if isinstance(puzzle, Puzzle):
-        cells, shape = puzzle.cells, puzzle.shape
-    else:
-        cells = tuple(puzzle)
-        shape = shape or Shape.for_cells(len(cells))
+        return puzzle.cells, puzzle.shape
+    cells = tuple(puzzle)
+    return cells, shape or Shape.for_cells(len(cells))
+
+
+def _transform_of(shape: Shape, flip: bool, rows: Perm, cols: Perm,
+                  labels: Sequence[int]) -> Transform:
+    """The Transform whose rows, columns and digits are those found by a search."""
+    n = shape.side
+    given = {v: labels[v] for v in range(1, n + 1) if labels[v]}
+    spare = iter(sorted(set(range(1, n + 1)) - set(given.values())))
+    digits = tuple(given.get(v) or next(spare) for v in range(1, n + 1))
+    bands, band_rows = _split(rows, shape.box_rows)
+    stacks, stack_cols = _split(cols, shape.box_cols)
+    return Transform(shape, digits, bands, band_rows, stacks, stack_cols, flip)
+
+
+@cache
+def _kernel() -> ModuleType | None:
+    """The compiled search, or None without numba."""
+    try:
+        from sudokucp.isomorph import kernel
+    except ImportError:
+        return None
+    return kernel
+
+
+@cache
+def _perm_tables(shape: Shape) -> tuple[object, object, object]:
+    """Every order of the stacks, every order of m columns for m up to a stack's width, and
+    how many orders of m there are: numpy tables for the compiled search."""
+    import numpy as np
+
+    c = shape.box_cols
+    runs = np.zeros((c + 1, factorial(c), max(c, 1)), np.int64)  # runs[m, k]: k-th order of m
+    for m in range(c + 1):
+        for k, perm in enumerate(permutations(range(m))):
+            runs[m, k, :m] = perm
+    counts = np.array([factorial(m) for m in range(c + 1)], np.int64)
+    return np.array(list(permutations(range(shape.box_rows))), np.int64), runs, counts
+
+
+Found = tuple[Grid, bool, Perm, Perm, tuple[int, ...]]  # form, transposed, rows, columns, labels
+
+
+def _compiled_search(cells: Grid, shape: Shape) -> Found | None:
+    """The compiled search's form and transform; None when a row repeats a digit."""
+    import numpy as np
+
+    n = shape.side
+    best, rows, cols = (np.zeros(k, np.int32) for k in (n * n, n, n))
+    labels = np.zeros(n + 1, np.int32)
+    g = _kernel().minlex(np.asarray(cells, np.int32), shape.box_rows, shape.box_cols,
+                         *_perm_tables(shape), best, rows, cols, labels)
+    if g < 0:
+        return None
+    return (tuple(best.tolist()), bool(g), tuple(rows.tolist()), tuple(cols.tolist()),
+            tuple(labels.tolist()))
+
+
+def _python_search(cells: Grid, shape: Shape) -> Found:
+    """The minlex form built row by row, keeping only the choices whose rows so far tie with the
+    smallest; one winning choice as its transform."""
     n, r = shape.side, shape.box_rows
     grids = [tuple(cells)] + ([_transposed(cells, n)] if r == shape.box_cols else [])
+    best, starts = _first_rows(grids, shape)
+    out = list(best)
+    frontier: dict[object, State] = {}
+    for g, row, order in starts:
+        labels = [0] * (n + 1)
+        _relabel(grids[g], row, order, labels, n)
+        key = (g, frozenset([row]), order, tuple(labels))
+        frontier.setdefault(key, (g, (row,), order, labels))
+    for level in range(1, n):
+        best_row: tuple[int, ...] | None = None
+        nxt: dict[object, State] = {}
+        for g, chosen, order, labels in frontier.values():
+            for row in _next_rows(chosen, level, shape):
+                fresh = list(labels)
+                row_out = _relabel(grids[g], row, order, fresh, n, best_row)
+                if row_out is None:
+                    continue
+                if best_row is None or row_out < best_row:
+                    best_row, nxt = row_out, {}
+                key = (g, frozenset(chosen) | {row}, row // r, order, tuple(fresh))
+                nxt.setdefault(key, (g, (*chosen, row), order, fresh))
+        assert best_row is not None
+        out += best_row
+        frontier = nxt
+    g, chosen, order, labels = next(iter(frontier.values()))
+    return tuple(out), bool(g), chosen, order, tuple(labels)
+
+
+def _first_rows(grids: list[Grid], shape: Shape) -> tuple[tuple[int, ...], list[Start]]:
+    """The smallest first row over every row and column order, and every way to reach it."""
+    n = shape.side
     best: tuple[int, ...] | None = None
-    starts: list[tuple[int, int, Perm]] = []  # (grid, first row, column order)
+    starts: list[Start] = []
     for g, grid in enumerate(grids):
         for row in range(n):
             values = grid[row * n:(row + 1) * n]
@@ -227,36 +331,17 @@ def canonical(puzzle: Puzzle | Sequence[int], shape: Shape | None = None) -> Gri
                 orders = _first_row_orders(values, shape) if orders is None else orders
                 starts += [(g, row, p) for p in orders]
     assert best is not None
-    out = list(best)
-    frontier: dict[object, State] = {}
-    for g, row, order in starts:
-        labels = [0] * (n + 1)
-        _relabel(grids[g], row, order, labels, n)
-        key = (g, frozenset([row]), order, tuple(labels))
-        frontier.setdefault(key, (g, frozenset([row]), row, order, labels))
-    for level in range(1, n):
-        best_row: tuple[int, ...] | None = None
-        nxt: dict[object, State] = {}
-        for g, used, last, order, labels in frontier.values():
-            if level % r:  # the next row of the same band
-                band = last // r
-                choices = [i for i in range(band * r, band * r + r) if i not in used]
-            else:  # the first row of a band not used yet
-                bands = {u // r for u in used}
-                choices = [i for i in range(n) if i // r not in bands]
-            for row in choices:
-                fresh = list(labels)
-                row_out = _relabel(grids[g], row, order, fresh, n, best_row)
-                if row_out is None:
-                    continue
-                if best_row is None or row_out < best_row:
-                    best_row, nxt = row_out, {}
-                key = (g, used | {row}, row // r, order, tuple(fresh))
-                nxt.setdefault(key, (g, used | {row}, row, order, fresh))
-        assert best_row is not None
-        out += best_row
-        frontier = nxt
-    return tuple(out)
+    return best, starts
+
+
+def _next_rows(chosen: Perm, level: int, shape: Shape) -> list[int]:
+    """Rows that may come at `level`: the band's next row, or the first row of an unused band."""
+    r, n = shape.box_rows, shape.side
+    if level % r:
+        band = chosen[-1] // r
+        return [i for i in range(band * r, band * r + r) if i not in chosen]
+    bands = {u // r for u in chosen}
+    return [i for i in range(n) if i // r not in bands]
 
 
 def _relabel(grid: Grid, row: int, order: Perm, labels: list[int], n: int,
