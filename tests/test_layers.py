@@ -12,13 +12,14 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sudokucp"
 
 # Lowest first. A module may import its own layer and the layers below it, never one above.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("core", ("", "errors", "clock", "puzzle", "check", "result", "io", "isomorph")),
+    ("core", ("", "errors", "clock", "puzzle", "check", "result", "io", "isomorph", "i18n",
+              "display")),
     ("measures", ("calibration", "stats")),
     ("engine", ("engine",)),
     ("backends", ("backends",)),
     ("executors", ("executors",)),
     ("harness", ("runlog", "runplan", "runcheck", "measurement", "harness")),
-    ("tools", ("reporting", "teaching", "datasets", "generator", "rating")),
+    ("tools", ("reporting", "teaching", "datasets", "generator", "rating", "api")),
     ("cli", ("cli", "__main__")),
 )
 SHARED_BY_BACKENDS = ("backends", "backends.base")  # the registry and the contract

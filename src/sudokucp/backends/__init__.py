@@ -29,12 +29,20 @@ BACKENDS: dict[str, str] = {
     "pysat": "sudokucp.backends.sat.pysat:PySAT",
     "minizinc": "sudokucp.backends.minizinc.minizinc:MiniZinc",
     "dlx": "sudokucp.backends.dlx:DancingLinks",
+    # known solvers run as programs on the exported CNF (the command backend, its line written)
+    "cadical": "sudokucp.backends.command.presets:Cadical",
+    "kissat": "sudokucp.backends.command.presets:Kissat",
+    "cryptominisat": "sudokucp.backends.command.presets:CryptoMiniSat",
+    "minisat": "sudokucp.backends.command.presets:MiniSat",
+    "picosat": "sudokucp.backends.command.presets:PicoSAT",
 }
 
 # Backends that wrap a program the user names: they need options to run, so they are left out of
-# 'all', of available_backends() and of the tests built from BACKENDS.
+# 'all', of available_backends() and of the tests built from BACKENDS; so is `ace`, whose every
+# run starts a Java virtual machine (about a second a grid).
 WRAPPERS: dict[str, str] = {
-    "command": "sudokucp.backends.command:Command",
+    "command": "sudokucp.backends.command.command:Command",
+    "ace": "sudokucp.backends.command.presets:Ace",
 }
 
 ALIASES: dict[str, str] = {
@@ -50,6 +58,7 @@ ALIASES: dict[str, str] = {
     "mzn": "minizinc",
     "gecode": "minizinc",
     "algorithm-x": "dlx",
+    "cryptominisat5": "cryptominisat",
 }
 
 

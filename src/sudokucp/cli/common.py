@@ -251,6 +251,26 @@ class BadEntries:
                  f"entries not shown ({self.count} in all)")
 
 
+class LanguageAction(argparse.Action):
+    """--lang: the language of the messages from now on (sudokucp.i18n), set as it is read."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from sudokucp.i18n import set_language
+
+        try:
+            setattr(namespace, self.dest, set_language(values))
+        except ValueError as err:
+            parser.error(f"{option_string}: {err}")
+
+
+def add_lang(parser: argparse.ArgumentParser) -> None:
+    """The --lang option of a command whose output is in words (en or fr)."""
+    parser.add_argument("--lang", action=LanguageAction, metavar="LANG",
+                        help="language of the output: en or fr (default: the one LANG or "
+                             "LANGUAGE names, else en)")
+
+
 def require_cpu_limit(limit: float | None) -> None:
     """Refuse --cpu-limit where the CPU time of a running process cannot be read."""
     if limit is None:

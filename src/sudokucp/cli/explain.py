@@ -11,6 +11,7 @@ from sudokucp.cli.common import (
     EXIT_UNSOLVED,
     EXIT_USAGE,
     BadEntries,
+    add_lang,
     count_arg,
     read_entries,
     shape_arg,
@@ -41,6 +42,7 @@ def add_explain(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("text", "jsonl"), default="text",
                    help="numbered sentences (default), or one JSON object per step")
     p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous")
+    add_lang(p)
     p.set_defaults(handler=run_explain)
 
 

@@ -5,6 +5,7 @@ puzzle is drawn once, as its median over them (sudokucp.stats.per_puzzle_medians
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,12 @@ MIN_MS = 1e-2  # the smallest time a log axis shows (ms)
 
 
 def _pyplot() -> Any:
+    """pyplot, drawing off screen (Agg), or in a Jupyter kernel with its own inline backend (so
+    that the figures a notebook asks for show there, and its other plots still do)."""
     import matplotlib
 
-    matplotlib.use("Agg")
+    if "inline" not in os.environ.get("MPLBACKEND", ""):
+        matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
     return plt

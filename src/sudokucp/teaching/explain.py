@@ -19,9 +19,28 @@ from itertools import islice
 from sudokucp.engine.propagation import Board, blank, consistent, digits_of, mask_of, place, start
 from sudokucp.engine.step import Step
 from sudokucp.engine.techniques import TECHNIQUES, deduce
-from sudokucp.puzzle import Geometry, Puzzle, cell_name, symbol
+from sudokucp.i18n import N_, _
+from sudokucp.puzzle import Geometry, Puzzle, Shape, symbol
 
 HINT_LEVELS = (1, 2, 3)  # the technique; where to look; the move
+
+TITLES = {  # a technique's name as players write it (in English: Move.technique)
+    "naked_single": N_("naked single"), "hidden_single": N_("hidden single"),
+    "pointing": N_("pointing"), "claiming": N_("claiming"),
+    "naked_pair": N_("naked pair"), "naked_triple": N_("naked triple"),
+    "naked_quad": N_("naked quad"), "hidden_pair": N_("hidden pair"),
+    "hidden_triple": N_("hidden triple"), "hidden_quad": N_("hidden quad"),
+    "x_wing": N_("x-wing"), "swordfish": N_("swordfish"),
+}
+WITH_ARTICLE = {  # the same name after "look for" (French names have a gender)
+    "naked single": N_("a naked single"), "hidden single": N_("a hidden single"),
+    "pointing": N_("a pointing"), "claiming": N_("a claiming"),
+    "naked pair": N_("a naked pair"), "naked triple": N_("a naked triple"),
+    "naked quad": N_("a naked quad"), "hidden pair": N_("a hidden pair"),
+    "hidden triple": N_("a hidden triple"), "hidden quad": N_("a hidden quad"),
+    "x-wing": N_("an x-wing"), "swordfish": N_("a swordfish"),
+}
+UNIT_KINDS = (N_("row {number}"), N_("column {number}"), N_("box {number}"))
 
 
 @dataclass(frozen=True)
@@ -40,20 +59,34 @@ class Move:
         if self.kind != "step":
             return self.text
         if level == 1:
-            return f"Look for a {self.technique}."
+            return _("Look for {a_technique}.").format(a_technique=with_article(self.technique))
         if level == 2:
-            return f"Look for a {self.technique} in {self.where}."
+            return _("Look for {a_technique} in {where}.").format(
+                a_technique=with_article(self.technique), where=self.where)
         return self.text
 
 
 def words(items: Sequence[str]) -> str:
     """'a', 'a and b', 'a, b and c'."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
+
+
+def cell_text(shape: Shape, cell: int) -> str:
+    """A cell in players' notation: r1c1 is the top-left cell (L1C1 in French)."""
+    return _("r{row}c{column}").format(row=cell // shape.side + 1, column=cell % shape.side + 1)
+
+
+def unit_text(geo: Geometry, unit: int) -> str:
+    """'row 3', 'column 5', 'box 9' in the current language."""
+    n = geo.shape.side
+    return _(UNIT_KINDS[unit // n]).format(number=unit % n + 1)
 
 
 def cells_text(geo: Geometry, cells: Sequence[int]) -> str:
     """Cells in players' notation, as a list in words."""
-    return words([cell_name(geo.shape, c) for c in cells])
+    return words([cell_text(geo.shape, c) for c in cells])
 
 
 def digits_text(mask: int) -> str:
@@ -62,8 +95,13 @@ def digits_text(mask: int) -> str:
 
 
 def title(name: str) -> str:
-    """A technique's name as players write it: 'naked pair', 'x-wing'."""
-    return "x-wing" if name == "x_wing" else name.replace("_", " ")
+    """A technique's name as players write it, in English: 'naked pair', 'x-wing'."""
+    return TITLES.get(name, name.replace("_", " "))
+
+
+def with_article(technique: str) -> str:
+    """'a naked pair' ('une paire nue') for a technique's English title."""
+    return _(WITH_ARTICLE.get(technique, f"a {technique}"))
 
 
 # --- a step in words ---------------------------------------------------------------------------
@@ -72,9 +110,10 @@ def tell_naked_singles(geo: Geometry, name: str, step: Step) -> list[Move]:
     """A sentence per cell that had one candidate left."""
     moves = []
     for c, d in step.placed:
-        cell = cell_name(geo.shape, c)
-        moves.append(Move(name, cell, f"{name}: {cell} can only be {symbol(d)}, every other digit "
-                          "is among its peers", placed=((c, d),)))
+        cell = cell_text(geo.shape, c)
+        text = _("{technique}: {cell} can only be {digit}, every other digit is among its "
+                 "peers").format(technique=_(name), cell=cell, digit=symbol(d))
+        moves.append(Move(name, cell, text, placed=((c, d),)))
     return moves
 
 
@@ -82,49 +121,55 @@ def tell_hidden_singles(geo: Geometry, name: str, step: Step) -> list[Move]:
     """A sentence per digit that had one place left in a unit."""
     moves = []
     for (c, d), u in zip(step.placed, step.units):
-        unit = geo.unit_name(u)
-        moves.append(Move(name, unit, f"{name}: in {unit}, digit {symbol(d)} fits only "
-                          f"{cell_name(geo.shape, c)}", placed=((c, d),)))
+        unit = unit_text(geo, u)
+        text = _("{technique}: in {unit}, digit {digit} fits only {cell}").format(
+            technique=_(name), unit=unit, digit=symbol(d), cell=cell_text(geo.shape, c))
+        moves.append(Move(name, unit, text, placed=((c, d),)))
     return moves
 
 
 def tell_confined(geo: Geometry, name: str, step: Step) -> list[Move]:
     """Pointing and claiming: a digit of one unit confined to its crossing with another."""
-    inside, there = (geo.unit_name(u) for u in step.units)
-    d = symbol(step.mask.bit_length())
-    text = (f"{name}: in {inside}, digit {d} lies only in {there}, so {d} leaves "
-            f"{cells_text(geo, [c for c, _ in step.eliminated])}")
+    inside, there = (unit_text(geo, u) for u in step.units)
+    text = _("{technique}: in {unit}, digit {digit} lies only in {there}, so {digit} leaves "
+             "{cells}").format(technique=_(name), unit=inside, there=there,
+                               digit=symbol(step.mask.bit_length()),
+                               cells=cells_text(geo, [c for c, _d in step.eliminated]))
     return [Move(name, inside, text, removed=step.eliminated)]
 
 
 def tell_naked_subset(geo: Geometry, name: str, step: Step) -> list[Move]:
     """k cells of a unit holding k digits between them."""
-    where, ds = geo.unit_name(step.units[0]), digits_text(step.mask)
-    gone = sorted({c for c, _ in step.eliminated})
-    text = (f"{name}: in {where}, {cells_text(geo, step.cells)} hold only {ds}, so {ds} leave "
-            f"{cells_text(geo, gone)}")
+    where = unit_text(geo, step.units[0])
+    gone = sorted({c for c, _d in step.eliminated})
+    text = _("{technique}: in {unit}, {cells} hold only {digits}, so {digits} leave "
+             "{others}").format(technique=_(name), unit=where, cells=cells_text(geo, step.cells),
+                                digits=digits_text(step.mask), others=cells_text(geo, gone))
     return [Move(name, where, text, removed=step.eliminated)]
 
 
 def tell_hidden_subset(geo: Geometry, name: str, step: Step) -> list[Move]:
     """k digits of a unit confined to k cells."""
-    where = geo.unit_name(step.units[0])
-    lost = "; ".join(f"{cell_name(geo.shape, c)}: "
+    where = unit_text(geo, step.units[0])
+    lost = "; ".join(f"{cell_text(geo.shape, c)}: "
                      f"{words([symbol(d) for x, d in step.eliminated if x == c])}"
-                     for c in step.cells if any(x == c for x, _ in step.eliminated))
-    text = (f"{name}: in {where}, digits {digits_text(step.mask)} fit only "
-            f"{cells_text(geo, step.cells)}, so the other candidates leave those cells ({lost})")
+                     for c in step.cells if any(x == c for x, _d in step.eliminated))
+    text = _("{technique}: in {unit}, digits {digits} fit only {cells}, so the other "
+             "candidates leave those cells ({lost})").format(
+        technique=_(name), unit=where, digits=digits_text(step.mask),
+        cells=cells_text(geo, step.cells), lost=lost)
     return [Move(name, where, text, removed=step.eliminated)]
 
 
 def tell_fish(geo: Geometry, name: str, step: Step) -> list[Move]:
     """A digit of k lines confined to k lines across them."""
     k = len(step.units) // 2
-    lines = words([geo.unit_name(u) for u in step.units[:k]])
-    across = words([geo.unit_name(u) for u in step.units[k:]])
-    d = symbol(step.mask.bit_length())
-    text = (f"{name}: digit {d} lies only in {across} within {lines}, so {d} leaves "
-            f"{cells_text(geo, [c for c, _ in step.eliminated])}")
+    lines = words([unit_text(geo, u) for u in step.units[:k]])
+    across = words([unit_text(geo, u) for u in step.units[k:]])
+    text = _("{technique}: digit {digit} lies only in {across} within {lines}, so {digit} "
+             "leaves {cells}").format(technique=_(name), digit=symbol(step.mask.bit_length()),
+                                      across=across, lines=lines,
+                                      cells=cells_text(geo, [c for c, _d in step.eliminated]))
     return [Move(name, lines, text, removed=step.eliminated)]
 
 
@@ -150,12 +195,13 @@ def diagnose_givens(puzzle: Puzzle) -> str:
     geo, cells = puzzle.geometry, puzzle.cells
     for c, v in enumerate(cells):
         if v and any(cells[p] == v for p in geo.peers[c]):
-            return f"digit {symbol(v)} appears twice among the peers of {cell_name(geo.shape, c)}"
+            return _("digit {digit} appears twice among the peers of {cell}").format(
+                digit=symbol(v), cell=cell_text(geo.shape, c))
     b = blank(puzzle.shape)
     for c, v in enumerate(cells):
         if v and not place(b, c, 1 << (v - 1)):
             break
-    return diagnose(b, geo) or "the givens leave no room for every digit"
+    return diagnose(b, geo) or _("the givens leave no room for every digit")
 
 
 def diagnose(b: Board, geo: Geometry) -> str | None:
@@ -163,32 +209,35 @@ def diagnose(b: Board, geo: Geometry) -> str | None:
     place in a unit; None when it shows neither."""
     for c, (m, v) in enumerate(zip(b.cand, b.vals)):
         if not m and not v:
-            return f"{cell_name(geo.shape, c)} has no candidate left"
+            return _("{cell} has no candidate left").format(cell=cell_text(geo.shape, c))
     for u, unit in enumerate(geo.units):
         lost = b.free[u] & ~mask_of(b.cand, unit)
         if lost:
-            return (f"digit {symbol((lost & -lost).bit_length())} has no place left in "
-                    f"{geo.unit_name(u)}")
+            return _("digit {digit} has no place left in {unit}").format(
+                digit=symbol((lost & -lost).bit_length()), unit=unit_text(geo, u))
     return None
 
 
 def contradiction(reason: str) -> Move:
     """The move that ends a path on a contradiction."""
-    return Move("contradiction", "", f"contradiction: {reason}: the grid has no solution",
-                kind="contradiction")
+    text = _("contradiction: {reason}: the grid has no solution").format(reason=reason)
+    return Move("contradiction", "", text, kind="contradiction")
 
 
 def stuck(b: Board, geo: Geometry) -> Move:
     """The end of the logic: how many cells are open and the guess a search would make."""
     open_cells = [c for c, v in enumerate(b.vals) if not v]
     cell = min(open_cells, key=lambda c: (b.cand[c].bit_count(), c))
-    name = cell_name(geo.shape, cell)
-    text = (f"stuck: no technique applies with {len(open_cells)} cells open; a search would "
-            f"guess at {name}, which has the fewest candidates ({digits_text(b.cand[cell])})")
+    name = cell_text(geo.shape, cell)
+    text = _("stuck: no technique applies with {count} cells open; a search would guess at "
+             "{cell}, which has the fewest candidates ({digits})").format(
+        count=len(open_cells), cell=name, digits=digits_text(b.cand[cell]))
     return Move("guess", name, text, kind="stuck")
 
 
-SOLVED = Move("solved", "", "solved: every cell holds a digit", kind="solved")
+def solved() -> Move:
+    """The move that ends a path on a full grid."""
+    return Move("solved", "", _("solved: every cell holds a digit"), kind="solved")
 
 
 def walk(puzzle: Puzzle) -> Iterator[Move]:
@@ -199,14 +248,15 @@ def walk(puzzle: Puzzle) -> Iterator[Move]:
         return
     for name, step in deduce(b, list(TECHNIQUES)):
         if step is False:
-            why = f"the cells and digits of a {title(name)} cannot all be filled"
+            why = _("the cells and digits of {a_technique} cannot all be filled").format(
+                a_technique=with_article(title(name)))
             yield contradiction(diagnose(b, geo) or why)
             return
         yield from tell(geo, name, step)
     if not consistent(b):
-        yield contradiction(diagnose(b, geo) or "a unit cannot be filled")
+        yield contradiction(diagnose(b, geo) or _("a unit cannot be filled"))
         return
-    yield stuck(b, geo) if b.open else SOLVED
+    yield stuck(b, geo) if b.open else solved()
 
 
 def explain(puzzle: Puzzle, *, max_steps: int | None = None) -> Iterator[Move]:

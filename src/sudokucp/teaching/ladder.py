@@ -20,6 +20,7 @@ from typing import Any
 
 from sudokucp.check import is_solution
 from sudokucp.executors import ResourceLimits, Task, make_executor
+from sudokucp.i18n import _, number
 from sudokucp.io.files import atomic_write, write_text
 from sudokucp.puzzle import Puzzle
 from sudokucp.result import Status
@@ -156,28 +157,30 @@ def table(runs: Sequence[Run], rungs: Sequence[Rung]) -> list[dict[str, Any]]:
 
 def _number(value: float | None, lower: bool, digits: int = 0) -> str:
     if value is None:
-        return "n/a"
-    text = f"{value:,.{digits}f}"
+        return _("n/a")
+    text = number(value, digits)
     return f"≥ {text}" if lower else text
 
 
 def markdown(rows: Sequence[dict[str, Any]], timeout: float) -> str:
     """The table as markdown: lower bounds marked ≥ (runs stopped at the time limit)."""
-    lines = ["| grids | size | rung | adds | solved | time-outs | median nodes | median guesses "
-             "| median ms | p90 ms | nodes ÷ |",
+    lines = [_("| grids | size | rung | adds | solved | time-outs | median nodes | median "
+               "guesses | median ms | p90 ms | nodes ÷ |"),
              "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         low = r["lower"]
-        ratio = "" if r["shrink"] is None else f"{r['shrink']:,.1f} (n = {r['shrink_grids']})"
-        lines.append(f"| {r['set']} | {r['size']} | `{r['rung']}` | {r['adds']} | "
+        ratio = "" if r["shrink"] is None else (f"{number(r['shrink'], 1)} "
+                                                f"(n = {r['shrink_grids']})")
+        lines.append(f"| {r['set']} | {r['size']} | `{r['rung']}` | {_(r['adds'])} | "
                      f"{r['solved']} / {r['grids']} | {r['timeouts']} | "
                      f"{_number(r['median_nodes'], low)} | {_number(r['median_guesses'], low)} | "
                      f"{_number(r['median_ms'], low, 2)} | {_number(r['p90_ms'], low, 2)} | "
                      f"{ratio} |")
-    lines.append(f"\nTime limit {timeout:g} s per run; a run stopped by it counts with its time "
-                 "and the nodes it had made by then, so a median marked ≥ is a lower bound. "
-                 "`nodes ÷`: how many times fewer nodes than the rung above, the median over the "
-                 "n grids both solved of (nodes above + 1) / (nodes + 1).")
+    lines.append("\n" + _("Time limit {timeout} s per run; a run stopped by it counts with its "
+                          "time and the nodes it had made by then, so a median marked ≥ is a "
+                          "lower bound. `nodes ÷`: how many times fewer nodes than the rung "
+                          "above, the median over the n grids both solved of (nodes above + 1) "
+                          "/ (nodes + 1).").format(timeout=number(timeout)))
     return "\n".join(lines) + "\n"
 
 
@@ -193,15 +196,12 @@ def to_csv(records: Sequence[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-def plot(rows: Sequence[dict[str, Any]], rungs: Sequence[Rung], path: Path) -> None:
+def figure(rows: Sequence[dict[str, Any]], rungs: Sequence[Rung]) -> Any:
     """Median nodes and median milliseconds per rung (log scales), one line per grid set."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
+    from sudokucp.reporting.plots import _pyplot
 
     keys = [r.key for r in rungs]
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    fig, axes = _pyplot().subplots(1, 2, figsize=(12, 4.5))
     for (name, size) in dict.fromkeys((r["set"], r["size"]) for r in rows):
         mine = {r["rung"]: r for r in rows if r["set"] == name}
         xs = [i for i, k in enumerate(keys) if k in mine]
@@ -213,17 +213,27 @@ def plot(rows: Sequence[dict[str, Any]], rungs: Sequence[Rung], path: Path) -> N
             if low:  # lower bounds: hollow markers
                 ax.plot(*zip(*low), linestyle="none", marker="o", markersize=9,
                         markerfacecolor="white", color=line.get_color())
-    titles = ("median search-tree nodes (0 drawn at 0.5)", "median milliseconds")
+    titles = (_("median search-tree nodes (0 drawn at 0.5)"), _("median milliseconds"))
     for ax, title in zip(axes, titles):
         ax.set_xticks(range(len(keys)), keys, rotation=30)
         ax.set_yscale("log")
-        ax.set_title(title + "\nhollow: lower bound, time-outs counted with their work so far",
-                     fontsize=10)
+        ax.set_title(title + "\n" + _("hollow: lower bound, time-outs counted with their work "
+                                      "so far"), fontsize=10)
         ax.grid(True, which="major", alpha=0.3)
     axes[0].legend(fontsize=8)
     fig.tight_layout()
-    atomic_write(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
-    plt.close(fig)
+    return fig
+
+
+def plot(rows: Sequence[dict[str, Any]], rungs: Sequence[Rung], path: Path) -> None:
+    """The ladder's figure as a PNG at `path`."""
+    from sudokucp.reporting.plots import _pyplot
+
+    fig = figure(rows, rungs)
+    try:
+        atomic_write(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
+    finally:
+        _pyplot().close(fig)
 
 
 FILES = ("ladder_runs.csv", "ladder.csv", "ladder.md", "ladder.png")  # in the order written
@@ -237,8 +247,8 @@ def write(runs: Sequence[Run], rungs: Sequence[Rung], timeout: float, out: Path,
     rows = table(runs, rungs)
     write_text(out / "ladder_runs.csv", to_csv([vars(r) for r in runs]))
     write_text(out / "ladder.csv", to_csv(rows))
-    rung_lines = "\n".join(f"- `{r.key}`: {r.adds} — `{r.spec}`" for r in rungs)
-    write_text(out / "ladder.md", f"# The propagation ladder\n\n{header}{rung_lines}\n\n"
-               f"{markdown(rows, timeout)}\n![nodes and time per rung](ladder.png)\n")
+    rung_lines = "\n".join(f"- `{r.key}`: {_(r.adds)} — `{r.spec}`" for r in rungs)
+    write_text(out / "ladder.md", f"# {_('The propagation ladder')}\n\n{header}{rung_lines}"
+               f"\n\n{markdown(rows, timeout)}\n![{_('nodes and time per rung')}](ladder.png)\n")
     plot(rows, rungs, out / "ladder.png")
     return rows

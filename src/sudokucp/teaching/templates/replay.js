@@ -3,6 +3,7 @@
 // truncation, the ones between are the steps (place, remove, backtrack, solution).
 (function () {
   const SYMBOLS = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const WORDS = __WORDS__; // the page's sentences in its language, {name} for a value
   const events = JSON.parse(document.getElementById("trace").textContent);
   const head = events[0];
   const tail = events[events.length - 1];
@@ -23,6 +24,14 @@
   const plot = buildPlot();
   wire();
   render();
+
+  function say(key, values) {
+    return WORDS[key].replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+  }
+
+  function cellName(cell) {
+    return say("cell", { row: Math.floor(cell / n) + 1, column: cell % n + 1 });
+  }
 
   function cellUnits(side, rows, cols) {
     // [row unit, column unit, box unit] of every cell, as in sudokucp.puzzle.geometry
@@ -66,7 +75,7 @@
       if ((r + 1) % br === 0 && r + 1 < n) div.classList.add("box-bottom");
       div.dataset.cell = cell;
       div.setAttribute("role", "gridcell");
-      div.title = "r" + (r + 1) + "c" + (c + 1);
+      div.title = cellName(cell);
       const digit = document.createElement("span");
       digit.className = "digit";
       const cands = document.createElement("div");
@@ -135,7 +144,7 @@
     showCounts(e);
     $("event").textContent = describe(e);
     $("scrub").value = at;
-    $("play").textContent = playing ? "pause" : "play";
+    $("play").textContent = say(playing ? "pause" : "play", {});
     document.body.dataset.at = at;
     drawPlot();
   }
@@ -154,24 +163,26 @@
   function describe(e) {
     if (!e) {
       const givens = head.givens.filter((v) => v).length;
-      return "start: " + givens + " givens, " + (n * n - givens) + " empty cells";
+      return say("start", { givens: givens, empty: n * n - givens });
     }
-    const where = e.at + " = " + SYMBOLS[e.digit || 0];
+    const where = "cell" in e ? cellName(e.cell) : "";
+    const values = { cell: where, digit: SYMBOLS[e.digit || 0], depth: e.depth, count: e.solutions };
     const text = {
-      place: e.guess ? "GoForward: " + where + " (hypothesis, depth " + e.depth + ")"
-                     : "deduced: " + where + " (propagation, depth " + e.depth + ")",
-      remove: "taken back: " + e.at + " (was " + SYMBOLS[e.digit] + ", depth " + e.depth + ")",
-      backtrack: "GoBack: the node at depth " + e.depth +
-                 (e.at ? " (" + e.at + " = " + SYMBOLS[grid[e.cell]] + ")" : "") + " failed",
-      solution: "solution " + e.solutions + ": every cell filled",
-    }[e.event];
+      place: () => say(e.guess ? "guess" : "deduced", values),
+      remove: () => say("remove", values),
+      backtrack: () => say(e.at ? "backtrack_at" : "backtrack",
+                           Object.assign(values, { digit: SYMBOLS[grid[e.cell] || 0] })),
+      solution: () => say("solution", values),
+    }[e.event]();
     const end = at === steps.length ? ending() : "";
     return text + end;
   }
 
   function ending() {
-    if (tail.event === "truncated") return " -- trace cut at " + tail.max_steps + " steps";
-    if (tail.event === "end") return " -- end: " + tail.status + ", " + tail.solutions + " solution(s)";
+    if (tail.event === "truncated") return " -- " + say("cut", { steps: tail.max_steps });
+    if (tail.event === "end") {
+      return " -- " + say("end", { status: tail.status, count: tail.solutions });
+    }
     return "";
   }
 
@@ -192,7 +203,7 @@
     g.font = "10px sans-serif";
     for (const d of [0, top]) {
       g.beginPath(); g.moveTo(0, y(d)); g.lineTo(w, y(d)); g.stroke();
-      g.fillText("depth " + d, 4, d ? y(d) + 11 : y(d) - 3);
+      g.fillText(say("depth", { depth: d }), 4, d ? y(d) + 11 : y(d) - 3);
     }
     g.strokeStyle = "#1f5fd1";
     g.beginPath();
@@ -249,8 +260,9 @@
 
   function wire() {
     document.body.dataset.total = steps.length;
-    $("summary").textContent = head.backend + " on " + (head.puzzle || "a grid") + ", " + n + "x" + n +
-      " (boxes " + br + "x" + bc + "): " + steps.length + " steps" + ending().replace(" -- ", ", ");
+    $("summary").textContent = say("summary", {
+      backend: head.backend, puzzle: head.puzzle || say("a grid", {}), side: n, rows: br, cols: bc,
+      steps: steps.length }) + ending().replace(" -- ", ", ");
     $("scrub").max = steps.length;
     $("scrub").addEventListener("input", (ev) => goTo(Number(ev.target.value)));
     $("first").addEventListener("click", () => goTo(0));
@@ -258,7 +270,7 @@
     $("step").addEventListener("click", () => goTo(at + 1));
     $("last").addEventListener("click", () => goTo(steps.length));
     $("play").addEventListener("click", toggle);
-    const showSpeed = () => { $("speed-out").textContent = speed() + " steps/s"; };
+    const showSpeed = () => { $("speed-out").textContent = say("speed", { rate: speed() }); };
     $("speed").addEventListener("input", showSpeed);
     showSpeed();
     document.addEventListener("keydown", (ev) => {
