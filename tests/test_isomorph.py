@@ -225,3 +225,18 @@ def test_solve_isomorph_searches_another_form() -> None:
     assert searched.cells != puzzle.cells
     solution = get_backend("mrv").solve(searched).solution
     assert back(solution) == get_backend("mrv").solve(puzzle).solution
+
+
+def test_datasets_overlap_counts_classes_within_and_across(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    plain, moved = transformed_file(tmp_path, "9x9-easy")
+    count = len(plain.read_text().splitlines())
+    lines = moved.read_text().splitlines()
+    twice = tmp_path / "twice.txt"
+    twice.write_text("\n".join(lines[:3] + lines[:1]) + "\n")  # 3 classes, one of them twice
+    assert main(["datasets", "overlap", str(plain), str(twice), "--list"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{plain}: {count} puzzles, {count} classes (0 duplicates within)"
+    assert out[1] == f"{twice}: 4 puzzles, 3 classes (1 duplicate within)"
+    assert out[2] == f"shared: 3 classes (3 puzzles of {plain}, 4 of {twice})"
+    assert len(out) == 6 and all(" = " in line for line in out[3:])

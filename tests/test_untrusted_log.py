@@ -59,7 +59,7 @@ def _run(*argv: str) -> tuple[int, str, str]:
 
 TEXTS = ("key", "dataset", "puzzle", "hash", "backend", "grid", "box")
 AMOUNTS = ("seconds", "wall")
-COUNTS = ("repeat", "count", "limit")
+COUNTS = ("repeat", "form", "count", "limit")
 OPTIONAL = {"name": "text", "error": "text", "cpu": "amount", "rss_mb": "amount",
             "timeout": "amount", "cpu_limit": "amount", "memory_mb": "count",
             "verified": "flag"}

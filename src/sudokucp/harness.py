@@ -71,6 +71,7 @@ class BenchConfig:
     command: str | None = None  # as typed, for the summary
     cluster: dict[str, Any] = field(default_factory=dict)  # executor options: scheduler, workers
     repeat: int = 1  # runs of each backend on each puzzle
+    isomorphs: int = 0  # random isomorphs of each puzzle also run (drawn with `seed`)
     measure: str = "cpu"  # what `seconds` holds and the reports rank by: "cpu" or "wall"
     cpu_limit: float | None = None  # CPU seconds per run (None: none)
     pin: bool = False  # each worker on cores of its own (local executor)
@@ -107,7 +108,7 @@ def bench(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
     require_puzzles(datasets)
     tasks = plan(contenders, datasets, limit=config.limit, timeout=config.timeout,
                  memory_mb=config.memory_mb, seed=config.seed, repeat=config.repeat,
-                 cpu_limit=config.cpu_limit)
+                 cpu_limit=config.cpu_limit, isomorphs=config.isomorphs)
     with hold(config.out):
         log = ResultLog(config.out / RESULTS)
         refuse_to_replace(log.path, config)
@@ -167,8 +168,9 @@ def outcome_note(config: BenchConfig, contenders: Sequence[Contender]) -> dict[s
             "runs": None, "limit": config.limit, "timeout": config.timeout,
             "memory_mb": config.memory_mb, "jobs": config.jobs,
             "executor": {"name": config.executor, **config.cluster},
-            "seed": shuffle_seed(config.seed, config.repeat),
-            "measure": config.measure, "repeat": config.repeat, "cpu_limit": config.cpu_limit,
+            "seed": shuffle_seed(config.seed, config.repeat * (config.isomorphs + 1)),
+            "measure": config.measure, "repeat": config.repeat, "isomorphs": config.isomorphs,
+            "cpu_limit": config.cpu_limit,
             "pin": config.pin,
             "retry": sorted(status.value for status in config.retry),
             "puzzles": [str(p) for p in config.puzzles], "max_puzzles": config.max_puzzles}

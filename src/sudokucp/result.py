@@ -120,6 +120,7 @@ class Row:
     wall: float = _column(0.0)  # wall seconds of the search (before CPU time: the parent's)
     rss_mb: float | None = _column()  # the worker's peak resident memory, MB
     repeat: int = _column(0)  # which of the --repeat runs of this backend on this puzzle
+    form: int = _column(0)  # which --isomorphs form was searched (0: the puzzle as given)
     count: int = _column(0)
     complete: bool = _column(False)
     limit: int = _column(1)
@@ -240,7 +241,7 @@ FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {  # field: its tes
     **dict.fromkeys(("seconds", "wall"), (is_amount, f"a number from 0 to {BOUND}")),
     **dict.fromkeys(("cpu", "rss_mb", "timeout", "cpu_limit"),
                     (_or_none(is_amount), f"a number from 0 to {BOUND}, or null")),
-    **dict.fromkeys(("repeat", "count", "limit"),
+    **dict.fromkeys(("repeat", "form", "count", "limit"),
                     (_is_count, f"a whole number from 0 to {BOUND}")),
     "memory_mb": (_or_none(_is_count), f"a whole number from 0 to {BOUND}, or null"),
     "versions": (_mapping_of(_or_none(_is_text)), "an object of strings or nulls"),

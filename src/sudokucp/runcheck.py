@@ -8,10 +8,13 @@ import platform
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sudokucp.check import explain, is_solution
 from sudokucp.executors import Outcome
 from sudokucp.io.formats import to_line
+from sudokucp.isomorph import Transform, apply
+from sudokucp.puzzle import Grid, Puzzle
 from sudokucp.result import Row, Status
 
 
@@ -29,8 +32,8 @@ def verify(outcome: Outcome, measure: str = "cpu") -> Row:
     """The row of a finished run, its `seconds` the `measure` ("cpu" or "wall"); a claimed
     solution the judge refuses makes it WRONG."""
     task, result = outcome.task, outcome.result
-    puzzle = task.puzzle
-    bad = [s for s in result.solutions if not is_solution(puzzle, s)]
+    puzzle, solutions = as_given(task.puzzle, result.solutions, task.meta.get("back"))
+    bad = [s for s in solutions if not is_solution(puzzle, s)]
     status, error = result.status, result.error
     if bad:
         status, error = Status.WRONG, "invalid solution: " + "; ".join(explain(puzzle, bad[0])[:3])
@@ -40,15 +43,27 @@ def verify(outcome: Outcome, measure: str = "cpu") -> Row:
         options=task.meta.get("options", {}), dataset=task.meta.get("dataset", ""),
         puzzle=puzzle.name, hash=puzzle.digest, box=f"{shape.box_rows}x{shape.box_cols}",
         grid=task.meta.get("grid") or puzzle.to_line(), status=status,
-        verified=(not bad) if result.solutions else None, seconds=result.seconds,
+        verified=(not bad) if solutions else None, seconds=result.seconds,
         cpu=result.cpu, wall=result.seconds, rss_mb=outcome.rss_mb,
-        repeat=task.meta.get("repeat", 0), count=result.count, complete=result.complete,
-        solutions=tuple(to_line(shape, s) for s in result.solutions), stats=dict(result.stats),
+        repeat=task.meta.get("repeat", 0), form=task.meta.get("form", 0), count=result.count,
+        complete=result.complete, solutions=tuple(to_line(shape, s) for s in solutions),
+        stats=dict(result.stats),
         error=error, limit=task.limit, timeout=task.limits.time_limit,
         memory_mb=task.limits.memory_mb, cpu_limit=task.limits.cpu_limit,
         limit_hit=outcome.limit_hit, measure="wall",
         versions={"backend": task.meta.get("version"), "python": platform.python_version()})
     return measured(row, measure)
+
+
+def as_given(searched: Puzzle, solutions: Sequence[Grid], back: Mapping[str, Any] | None
+             ) -> tuple[Puzzle, list[Grid]]:
+    """The puzzle as given and the solutions mapped back onto it, when an isomorph was searched
+    (`back`: the inverse transform, sudokucp.isomorph.Transform.to_dict)."""
+    if back is None:
+        return searched, list(solutions)
+    undo = Transform.from_dict(searched.shape, back)
+    original = Puzzle(searched.shape, apply(undo, searched.cells), searched.name)
+    return original, [apply(undo, s) for s in solutions]
 
 
 def measured(row: Row, measure: str) -> Row:

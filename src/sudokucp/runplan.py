@@ -16,6 +16,7 @@ from sudokucp.backends.base import Backend
 from sudokucp.check import explain, is_solution
 from sudokucp.executors import ResourceLimits, Task
 from sudokucp.io.formats import Entry, iter_entries, to_line
+from sudokucp.isomorph import forms, invert
 from sudokucp.puzzle import Puzzle, Shape
 
 
@@ -87,41 +88,57 @@ def _take_answer(path: str | Path, entry: Entry, answers: dict[str, str],
                     f"solve its puzzle ({why}); ignored")
 
 
-def run_key(label: str, digest: str, limit: int, repeat: int = 0) -> str:
-    """The identity of a run in the results log (the first repeat keeps the plain key)."""
+def run_key(label: str, digest: str, limit: int, repeat: int = 0, form: int = 0,
+            seed: int = 0) -> str:
+    """The identity of a run in the results log (the first repeat of the puzzle as given keeps
+    the plain key); an isomorph's key names its form and the seed it was drawn with."""
     key = f"{label}|{digest}|{limit}"
-    return f"{key}#{repeat}" if repeat else key
+    key = f"{key}#{repeat}" if repeat else key
+    return f"{key}~{form}@{seed}" if form else key
 
 
 def plan(contenders: Sequence[Contender], datasets: Sequence[Dataset], *, limit: int = 1,
          timeout: float | None = None, memory_mb: int | None = None,
-         seed: int | None = None, repeat: int = 1, cpu_limit: float | None = None
-         ) -> list[Task]:
-    """Every contender on every puzzle `repeat` times; a puzzle seen twice runs once. Puzzle by
-    puzzle, or with a seed (or repeats: seed 0 then) every run in a shuffled order, so that a
-    drift of the machine's speed hits every backend alike."""
+         seed: int | None = None, repeat: int = 1, cpu_limit: float | None = None,
+         isomorphs: int = 0) -> list[Task]:
+    """Every contender on every puzzle and on `isomorphs` random isomorphs of it (drawn with
+    `seed`), `repeat` times each; a puzzle seen twice runs once. Puzzle by puzzle, or with a
+    seed (or repeats or isomorphs: seed 0 then) every run in a shuffled order, so that a drift
+    of the machine's speed hits every backend alike."""
     puzzles = [(d.name, p) for d in datasets for p in d.puzzles]
     limits = {c.label: ResourceLimits(timeout, memory_mb=memory_mb, cores=c.cores,
                                       cpu_limit=cpu_limit) for c in contenders}
+    order = shuffle_seed(seed, repeat * (isomorphs + 1))
     tasks, seen = [], set()
     for dataset, puzzle in puzzles:
         line = puzzle.to_line()
-        for index, c in itertools.product(range(repeat), contenders):
-            key = run_key(c.label, puzzle.digest, limit, index)
-            if key not in seen:
-                seen.add(key)
-                meta = {"dataset": dataset, "name": c.name, "options": c.options,
-                        "version": c.version, "grid": line, "repeat": index}
-                tasks.append(Task(key, c.label, puzzle, limit, limits[c.label], meta))
-    order = shuffle_seed(seed, repeat)
+        for form, searched, back in _forms(puzzle, isomorphs, order or 0):
+            for index, c in itertools.product(range(repeat), contenders):
+                key = run_key(c.label, puzzle.digest, limit, index, form, order or 0)
+                if key not in seen:
+                    seen.add(key)
+                    meta = {"dataset": dataset, "name": c.name, "options": c.options,
+                            "version": c.version, "grid": line, "repeat": index,
+                            **({"form": form, "back": back} if form else {})}
+                    tasks.append(Task(key, c.label, searched, limit, limits[c.label], meta))
     if order is not None:
         random.Random(order).shuffle(tasks)
     return tasks
 
 
-def shuffle_seed(seed: int | None, repeat: int) -> int | None:
-    """The seed that shuffles the runs: the one given, 0 with repeats, None (no shuffle) else."""
-    return seed if seed is not None or repeat == 1 else 0
+def _forms(puzzle: Puzzle, count: int, seed: int
+           ) -> list[tuple[int, Puzzle, dict[str, Any] | None]]:
+    """The puzzle as given (form 0), then `count` random isomorphs, each with the inverse of its
+    transform (JSON-ready) that maps a solution back."""
+    drawn = forms(puzzle, count, seed) if count else []
+    return [(0, puzzle, None)] + [(k, moved, invert(t).to_dict())
+                                  for k, (moved, t) in enumerate(drawn, 1)]
+
+
+def shuffle_seed(seed: int | None, runs: int) -> int | None:
+    """The seed that shuffles the runs: the one given, 0 with several runs of a backend on a
+    puzzle (repeats, isomorphs), None (no shuffle) else."""
+    return seed if seed is not None or runs == 1 else 0
 
 
 def calibrated(tasks: Sequence[Task]) -> list[Task]:

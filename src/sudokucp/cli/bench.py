@@ -68,6 +68,11 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
                    help="run each backend on each puzzle K times, every run in an order "
                         "shuffled by --seed (0 if not given); the tables take each puzzle's "
                         "median")
+    p.add_argument("--isomorphs", type=whole_arg, default=0, metavar="K",
+                   help="also run each backend on K random isomorphs of each puzzle (digits "
+                        "relabelled, rows, columns, bands and stacks reordered), drawn with "
+                        "--seed; solutions are mapped back and judged on the puzzle as given, "
+                        "and summary.md shows each backend's spread over the forms")
     p.add_argument("--pin", action="store_true",
                    help="pin each run's worker to cores of its own (local executor)")
     p.add_argument("--jobs", type=count_arg, default=1, metavar="J",
@@ -85,7 +90,8 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
                    help="with --resume: run again the finished runs that ended so, e.g. "
                         "crash,timeout (statuses: " + ", ".join(s.value for s in Status) + ")")
     p.add_argument("--seed", type=whole_arg, metavar="S",
-                   help="shuffle the order of all runs with this seed")
+                   help="shuffle the order of all runs with this seed (and draw the "
+                        "--isomorphs forms)")
     p.add_argument("--memory", type=memory_arg, default=4096, metavar="MB",
                    help="address-space cap per worker (default 4096; 0 = none)")
     p.add_argument("--max-puzzles", type=count_arg, metavar="K",
@@ -198,6 +204,7 @@ def run_bench(args: argparse.Namespace) -> int:
                          seed=args.seed, memory_mb=args.memory or None,
                          max_puzzles=args.max_puzzles, executor=args.executor, retry=args.retry,
                          command=command, cluster=cluster, repeat=args.repeat,
+                         isomorphs=args.isomorphs,
                          measure=args.measure, cpu_limit=args.cpu_limit, pin=args.pin,
                          overwrite=args.overwrite)
     progress: list[Progress] = []

@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sudokucp.cli.common import EXIT_OK, CommandError, plural
+from sudokucp.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    BadEntries,
+    CommandError,
+    plural,
+    read_entries,
+    shape_arg,
+)
 
 
 def add_datasets(sub: argparse._SubParsersAction) -> None:
@@ -29,6 +37,17 @@ def add_datasets(sub: argparse._SubParsersAction) -> None:
                                          "machine without a network).")
     add.add_argument("name", metavar="NAME")
     add.add_argument("file", metavar="FILE")
+    overlap = actions.add_parser("overlap", help="puzzles two sets share up to isomorphism",
+                                 description="Group the puzzles of A and of B by canonical form "
+                                             "(`sudoku-cp canon`) and count the classes each "
+                                             "holds, the duplicates within each, and the classes "
+                                             "both hold. A and B are set names or files.")
+    overlap.add_argument("first", metavar="A")
+    overlap.add_argument("second", metavar="B")
+    overlap.add_argument("--list", action="store_true",
+                         help="also print each shared class: its first puzzle in A and in B")
+    overlap.add_argument("--shape", type=shape_arg,
+                         help="grid shape when the cell count is ambiguous")
     p.set_defaults(handler=run_datasets)
 
 
@@ -39,6 +58,8 @@ def run_datasets(args: argparse.Namespace) -> int:
         if args.action == "fetch":
             for name in args.names:
                 print(fetch_one(name))
+        elif args.action == "overlap":
+            return run_overlap(args)
         elif args.action == "add":
             path, digest = datasets.add(args.name, args.file)
             pinned = "matches the pin" if datasets.get(args.name).pinned else "(not pinned)"
@@ -48,6 +69,39 @@ def run_datasets(args: argparse.Namespace) -> int:
     except datasets.DatasetError as err:
         raise CommandError(str(err)) from None
     return EXIT_OK
+
+
+def run_overlap(args: argparse.Namespace) -> int:
+    """Print each set's classes and duplicates, then the classes both hold."""
+    from sudokucp.isomorph import classes
+
+    grouped, code = [], EXIT_OK
+    for source in (args.first, args.second):
+        bad, good = BadEntries(source), []
+        for entry in read_entries(source, args.shape):
+            if entry.puzzle is None:
+                bad.report(entry)
+                code = EXIT_USAGE
+            else:
+                good.append(entry.puzzle)
+        bad.finish()
+        grouped.append(classes(good))
+        held = sum(len(members) for members in grouped[-1].values())
+        print(f"{source}: {plural(held, 'puzzle')}, {_classes(len(grouped[-1]))}"
+              f" ({plural(held - len(grouped[-1]), 'duplicate')} within)")
+    one, two = grouped
+    shared = [form for form in one if form in two]
+    print(f"shared: {_classes(len(shared))} "
+          f"({plural(sum(len(one[f]) for f in shared), 'puzzle')} of {args.first}, "
+          f"{sum(len(two[f]) for f in shared)} of {args.second})")
+    for form in shared if args.list else ():
+        print(f"{one[form][0].name or '-'} = {two[form][0].name or '-'}  "
+              f"{one[form][0].to_line()}  {two[form][0].to_line()}")
+    return code
+
+
+def _classes(count: int) -> str:
+    return f"{count} class" if count == 1 else f"{count} classes"
 
 
 def fetch_one(name: str) -> str:

@@ -7,12 +7,13 @@ within stacks, and transposition when the boxes are square (r == c).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import permutations, product
 from math import factorial
 from types import ModuleType
+from typing import Any
 
 from sudokucp.puzzle import Grid, Puzzle, Shape
 
@@ -47,6 +48,18 @@ class Transform:
             raise ValueError(f"not a transform of a {self.shape} grid: {self}")
         if self.transpose and r != c:
             raise ValueError(f"a {self.shape} grid with {r}x{c} boxes cannot be transposed")
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON-ready form (the shape apart): `Transform.from_dict(shape, d)` reads it back."""
+        return {"digits": self.digits, "bands": self.bands, "band_rows": self.band_rows,
+                "stacks": self.stacks, "stack_cols": self.stack_cols, "transpose": self.transpose}
+
+    @classmethod
+    def from_dict(cls, shape: Shape, data: Mapping[str, Any]) -> Transform:
+        """The transform of a `to_dict` form; ValueError when it is none of `shape`'s."""
+        nested = [tuple(tuple(p) for p in data[k]) for k in ("band_rows", "stack_cols")]
+        return cls(shape, tuple(data["digits"]), tuple(data["bands"]), nested[0],
+                   tuple(data["stacks"]), nested[1], bool(data["transpose"]))
 
     @property
     def rows(self) -> Perm:
@@ -135,6 +148,13 @@ def transform(puzzle: Puzzle, rng: random.Random) -> tuple[Puzzle, Transform]:
     return Puzzle(puzzle.shape, apply(chosen, puzzle.cells), puzzle.name), chosen
 
 
+def forms(puzzle: Puzzle, count: int, seed: int) -> list[tuple[Puzzle, Transform]]:
+    """`count` random isomorphs of `puzzle`, each with its transform; the same for the same
+    puzzle and seed, whatever else is drawn."""
+    rng = random.Random(f"{seed}|{puzzle.digest}")
+    return [transform(puzzle, rng) for _ in range(count)]
+
+
 def geometric_transforms(shape: Shape) -> Iterator[Transform]:
     """Every element of the group with digits unchanged (for brute force on small shapes)."""
     r, c = shape.box_rows, shape.box_cols
@@ -215,6 +235,14 @@ def canonical_transform(puzzle: Puzzle | Sequence[int],
     found = _compiled_search(cells, shape) if _kernel() is not None else None
     form, flip, rows, cols, labels = found or _python_search(cells, shape)
     return form, _transform_of(shape, flip, rows, cols, labels)
+
+
+def classes(puzzles: Iterable[Puzzle]) -> dict[Grid, list[Puzzle]]:
+    """The puzzles grouped by canonical form, classes in order of first appearance."""
+    found: dict[Grid, list[Puzzle]] = {}
+    for puzzle in puzzles:
+        found.setdefault(canonical(puzzle), []).append(puzzle)
+    return found
 
 
 def _cells_and_shape(puzzle: Puzzle | Sequence[int], shape: Shape | None) -> tuple[Grid, Shape]:

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from sudokucp.io.files import atomic_write, write_text
+from sudokucp.reporting.forms import forms_frame, forms_markdown
 from sudokucp.reporting.html_report import Page, render
 from sudokucp.reporting.plots import cactus, cactus_figure, scatters, shape_of
 from sudokucp.reporting.scores import (
@@ -138,7 +139,7 @@ PAGE_INSTANCES = 5000  # rows of the instance table in report.html, at most
 def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapping[str, Any],
              problems: Sequence[str] = (), *, scores: pd.DataFrame | None = None,
              instances: pd.DataFrame | None = None, scatters: Sequence[str] = (),
-             pairs: pd.DataFrame | None = None) -> str:
+             pairs: pd.DataFrame | None = None, forms: pd.DataFrame | None = None) -> str:
     """A short summary: settings, measurement noise, scores, pairs, the table, the plots, where
     the backends part ways, disagreements."""
     parts = ["# Comparison", "", *settings_lines(settings), ""]
@@ -150,6 +151,8 @@ def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapp
         parts += ["## Scores", "", markdown_table(scores), "", NOTES["scores"], ""]
     if pairs is not None:
         parts += ["## Pairs of backends", "", markdown_table(pairs), "", NOTES["pairs"], ""]
+    if forms is not None and not forms.empty:
+        parts += [*forms_markdown(forms, markdown_table(forms))[1:], ""]
     if scores is not None or pairs is not None:
         parts += ["## Summary per backend and data set", ""]
     parts += [markdown_table(summary), "", NOTES["summary"], "",
@@ -287,7 +290,8 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
                   settings: Mapping[str, Any], problems: Sequence[str] = ()) -> list[Path]:
     """results.csv (every run), then from each puzzle's median over its repeats summary.csv,
     scores.csv, pairs.csv, instances.csv, cactus.png, a scatter plot per pair of backends in
-    scatter/, summary.md and report.html in `out`; their paths (scatter/ once)."""
+    scatter/, summary.md and report.html in `out`, and forms.csv after isomorphs; their paths
+    (scatter/ once)."""
     out.mkdir(parents=True, exist_ok=True)
     results = results_frame(rows)
     empty = results.empty
@@ -305,8 +309,12 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
         _csv(frame, path)
     plots = _plots(puzzles, paths[5], paths[6], settings.get("timeout"))
     names = [path.name for path in plots.values()]
+    forms = forms_frame(results)
+    if not forms.empty:
+        paths.append(out / "forms.csv")
+        _csv(forms, paths[-1])
     write_text(paths[7], markdown(summary, disagreements, settings, problems, scores=scores,
-                                  instances=instances, scatters=names, pairs=pairs))
+                                  instances=instances, scatters=names, pairs=pairs, forms=forms))
     lines = [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements]
     warnings, calibrated = noise_of(settings)
     page = Page(settings_lines(settings), scores, summary, page_instances(instances),
