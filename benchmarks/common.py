@@ -120,9 +120,11 @@ def machine() -> list[str]:
 def measure(backends: Sequence[str], puzzles: Sequence[Puzzle] | Sequence[Path], *,
             repeat: int = 3, seed: int = 0, timeout: float | None = 10.0,
             cpu_limit: float | None = None, limit: int = 1, jobs: int = 1,
-            out: Path | None = None, provenance: Provenance | None = None) -> BenchOutcome:
+            out: Path | None = None, provenance: Provenance | None = None,
+            isomorphs: int = 0) -> BenchOutcome:
     """Every backend on every puzzle through the harness, `repeat` times in an order shuffled by
-    `seed`, ranked by CPU time; puzzles are files or Puzzle objects (written to a file first).
+    `seed`, ranked by CPU time, each puzzle also as `isomorphs` random isomorphs; puzzles are
+    files or Puzzle objects (written to a file first).
     Backends defined under benchmarks/ load by their import path ('yardstick:Yardstick')."""
     os.environ["PYTHONPATH"] = os.pathsep.join(
         dict.fromkeys([str(HERE), *filter(None, os.environ.get("PYTHONPATH", "").split(
@@ -132,7 +134,7 @@ def measure(backends: Sequence[str], puzzles: Sequence[Puzzle] | Sequence[Path],
         config = BenchConfig(backends=list(backends), puzzles=files,
                              out=out or Path(scratch) / "out", limit=limit,
                              timeout=timeout, jobs=jobs, seed=seed, repeat=repeat,
-                             cpu_limit=cpu_limit, memory_mb=None)
+                             cpu_limit=cpu_limit, memory_mb=None, isomorphs=isomorphs)
         outcome = bench_and_report(config)
     if provenance is not None:
         provenance.add(outcome)

@@ -264,6 +264,11 @@ def _transform_of(shape: Shape, flip: bool, rows: Perm, cols: Perm,
     return Transform(shape, digits, bands, band_rows, stacks, stack_cols, flip)
 
 
+def compiled() -> bool:
+    """Whether canonical forms come from the compiled search (numba installed)."""
+    return _kernel() is not None
+
+
 @cache
 def _kernel() -> ModuleType | None:
     """The compiled search, or None without numba."""
