@@ -240,3 +240,13 @@ def test_datasets_overlap_counts_classes_within_and_across(
     assert out[1] == f"{twice}: 4 puzzles, 3 classes (1 duplicate within)"
     assert out[2] == f"shared: 3 classes (3 puzzles of {plain}, 4 of {twice})"
     assert len(out) == 6 and all(" = " in line for line in out[3:])
+
+
+def test_canon_writes_grids_on_request(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    plain, _ = transformed_file(tmp_path, "4x4")
+    assert run_canon([str(plain)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert run_canon([str(plain), "--format", "grid"]) == 0
+    grids = capsys.readouterr().out.strip().split("\n\n")
+    shape = SHAPES["4x4"]
+    assert [Puzzle.parse(g, shape=shape).to_line() for g in grids] == lines

@@ -26,14 +26,22 @@ def add_canon(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dedupe", action="store_true",
                    help="instead, print the first puzzle of each class as it is in FILE, then "
                         "two spaces and how many puzzles of FILE are in that class")
+    p.add_argument("--format", choices=("line", "grid", "numeric"), default="line",
+                   help="how each form or puzzle is written: line (default, one per line), "
+                        "grid or numeric (a blank line after each)")
     p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous")
     p.set_defaults(handler=run_canon)
 
 
 def run_canon(args: argparse.Namespace) -> int:
     """Print each form as it is found; with --dedupe, the classes at the end."""
+    from sudokucp.io.formats import WRITERS
     from sudokucp.isomorph import canonical
-    from sudokucp.puzzle import Puzzle, to_line
+    from sudokucp.puzzle import Puzzle
+
+    def write(puzzle: Puzzle, cells: tuple[int, ...], tail: str = "") -> None:
+        text = WRITERS[args.format](puzzle.shape, cells)
+        print(text + tail if args.format == "line" else f"{text}{tail}\n", flush=True)
 
     bad, code = BadEntries(args.file), EXIT_OK
     classes: dict[tuple[int, ...], tuple[Puzzle, int]] = {}
@@ -45,13 +53,14 @@ def run_canon(args: argparse.Namespace) -> int:
                 continue
             form = canonical(entry.puzzle)
             if not args.dedupe:
-                print(to_line(entry.puzzle.shape, form), flush=True)
+                write(entry.puzzle, form)
             first, count = classes.get(form, (entry.puzzle, 0))
             classes[form] = (first, count + 1)
         bad.finish()
         if args.dedupe:
             for first, count in classes.values():
-                print(f"{first.to_line()}  {count}")
+                write(first, first.cells, f"  {count}" if args.format == "line" else
+                      f"\n# {count} in this class")
     except BrokenPipeError:
         return end_quietly()
     return code
