@@ -164,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         body += ["## (b) Order bias: time over the isomorphic forms of one puzzle", "",
                  "`ratio`: the slowest form's CPU time over the fastest's (times floored at "
                  "1 ms), `cv`: standard deviation over mean of the form times, for puzzles "
-                 "answered in every form; `split`: puzzles answered in some forms only; "
+                 "answered in every form; `answered`: (puzzle, form) pairs answered of those "
+                 "run; `split`: puzzles answered in some forms only; "
                  "`unanswered`: in none. A search that propagates before it branches takes "
                  "about as long on every form; a row-major backtracking does not.", "",
                  *bias_part(sets["top95"], args, provenance)]

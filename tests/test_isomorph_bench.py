@@ -94,6 +94,7 @@ def test_forms_frame_takes_the_spread_of_each_puzzle_s_forms() -> None:
             run("b", "p", 0, 10.0, "timeout"), run("b", "p", 1, 10.0, "timeout")]
     frame = forms_frame(pd.DataFrame(rows)).set_index("backend")
     assert frame.loc["a", "puzzles"] == 3 and frame.loc["a", "split"] == 1
+    assert frame.loc["a", "answered"] == "8/9" and frame.loc["b", "answered"] == "0/2"
     assert frame.loc["a", "ratio_max"] == pytest.approx(3.0)
     assert frame.loc["a", "ratio_median"] == pytest.approx(2.0)  # of 3.0 and 1.0
     assert frame.loc["a", "cv_median"] == pytest.approx((1.0 / 2.0) / 2)  # of 0.5 and 0

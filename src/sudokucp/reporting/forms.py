@@ -10,15 +10,16 @@ import pandas as pd
 from sudokucp.reporting.scores import FLOOR_MS
 from sudokucp.stats import ANSWERED_WORDS, percentile
 
-COLUMNS = ["backend", "puzzles", "forms", "ratio_median", "ratio_p90", "ratio_max",
+COLUMNS = ["backend", "puzzles", "forms", "answered", "ratio_median", "ratio_p90", "ratio_max",
            "cv_median", "split", "unanswered"]
 
 
 def forms_frame(results: pd.DataFrame) -> pd.DataFrame:
     """Per backend, over the puzzles it ran in two forms or more: forms per puzzle (median),
-    the slowest form's time over the fastest's (median, p90, largest) and the coefficient of
-    variation of the form times (median), for puzzles answered in every form; `split` counts
-    puzzles answered in some forms only, `unanswered` those answered in none."""
+    the share of (puzzle, form) pairs answered, the slowest form's time over the fastest's
+    (median, p90, largest) and the coefficient of variation of the form times (median), for
+    puzzles answered in every form; `split` counts puzzles answered in some forms only,
+    `unanswered` those answered in none."""
     if "form" not in results or results.empty or results["form"].max() < 1:
         return pd.DataFrame(columns=COLUMNS)
     times = _form_times(results)
@@ -40,24 +41,27 @@ def _form_times(results: pd.DataFrame) -> pd.DataFrame:
 
 def _backend_line(backend: str, times: pd.DataFrame) -> list[object]:
     """The COLUMNS of one backend from its form times."""
-    ratios, cvs, split, none, counts = [], [], 0, 0, []
+    ratios, cvs, split, none, counts, held = [], [], 0, 0, [], 0
     for _, group in times.groupby("hash", sort=False):
         values = group["seconds"].to_numpy()
         if len(values) < 2:
             continue
         counts.append(len(values))
         answered = values[~np.isnan(values)]
+        held += len(answered)
         if len(answered) == len(values):
-            ratios.append(answered.max() / answered.min())
-            cvs.append(answered.std(ddof=1) / answered.mean())
+            low, high = answered.min(), answered.max()
+            ratios.append(high / low)
+            cvs.append(0.0 if high == low else answered.std(ddof=1) / answered.mean())
         elif len(answered):
             split += 1
         else:
             none += 1
     if not counts:
-        return [backend, 0, None, None, None, None, None, 0, 0]
-    return [backend, len(counts), float(np.median(counts)), percentile(ratios, 50),
-            percentile(ratios, 90), max(ratios, default=None), percentile(cvs, 50), split, none]
+        return [backend, 0, None, None, None, None, None, None, 0, 0]
+    return [backend, len(counts), float(np.median(counts)), f"{held}/{sum(counts)}",
+            percentile(ratios, 50), percentile(ratios, 90), max(ratios, default=None),
+            percentile(cvs, 50), split, none]
 
 
 def forms_markdown(frame: pd.DataFrame, table: str) -> list[str]:
@@ -70,5 +74,6 @@ def forms_markdown(frame: pd.DataFrame, table: str) -> list[str]:
             "judged on the puzzle as given. Per backend, over the puzzles answered in every "
             "form: `ratio` is the slowest form's time over the fastest's (each form its median "
             f"over repeats, times floored at {FLOOR_MS:g} ms), `cv` the standard deviation of "
-            "the form times over their mean; `split`: puzzles answered in some forms only, "
+            "the form times over their mean; `answered`: (puzzle, form) pairs answered of those "
+            "run; `split`: puzzles answered in some forms only, "
             "`unanswered`: in none. `forms.csv` holds this table.", "", table]
