@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sudokucp.i18n import _
 from sudokucp.reporting.scores import UNSOLVED, VBS
 
 
@@ -45,22 +46,23 @@ def _asset(name: str) -> str:
     return folder.joinpath(name).read_text(encoding="utf-8")
 
 
-def render(page: Page, title: str = "Comparison") -> str:
-    """The whole page as one string."""
+def render(page: Page, title: str | None = None) -> str:
+    """The whole page as one string, its headings in the current language."""
+    title = _("Comparison") if title is None else title
     body = [f"<h1>{html.escape(title)}</h1>", _list(page.settings), _noise(page),
-            _section("Scores", "scores", page.scores, page.notes.get("scores", ""))]
+            _section(_("Scores"), "scores", page.scores, page.notes.get("scores", ""))]
     if page.pairs is not None:
-        body.append(_section("Pairs of backends", "pairs", page.pairs,
+        body.append(_section(_("Pairs of backends"), "pairs", page.pairs,
                              page.notes.get("pairs", ""), scroll=True))
     body += [_plots(page),
-             _section("Where the backends part ways", "instances", page.instances,
+             _section(_("Where the backends part ways"), "instances", page.instances,
                       page.notes.get("instances", ""), scroll=True),
-             _section("Summary per backend and data set", "summary", page.summary,
+             _section(_("Summary per backend and data set"), "summary", page.summary,
                       page.notes.get("summary", ""), scroll=True),
-             "<h2>Disagreements</h2>", _list(page.disagreements or [
-                 "None: every claimed solution passed the checker and the backends agree."])]
+             f"<h2>{html.escape(_('Disagreements'))}</h2>", _list(page.disagreements or [
+                 _("None: every claimed solution passed the checker and the backends agree.")])]
     if page.problems:
-        body += ["<h2>Skipped input</h2>", _list(page.problems)]
+        body += [f"<h2>{html.escape(_('Skipped input'))}</h2>", _list(page.problems)]
     return Template(_asset("report.html")).substitute(
         title=html.escape(title), style=_asset("report.css"), body="\n".join(body),
         script=_asset("report.js"))
@@ -69,10 +71,11 @@ def render(page: Page, title: str = "Comparison") -> str:
 def _noise(page: Page) -> str:
     """The measurement warnings in a highlighted block; the note alone when there is none."""
     if page.warnings:
-        return ('<div class="warning" role="alert"><h2>Measurement noise</h2>'
-                + _list(page.warnings) + "</div>")
+        return (f'<div class="warning" role="alert"><h2>{html.escape(_("Measurement noise"))}'
+                '</h2>' + _list(page.warnings) + "</div>")
     if page.noise_note:
-        return f'<h2>Measurement noise</h2>\n<p class="note">{_inline(page.noise_note)}</p>'
+        return (f'<h2>{html.escape(_("Measurement noise"))}</h2>\n'
+                f'<p class="note">{_inline(page.noise_note)}</p>')
     return ""
 
 
@@ -92,9 +95,10 @@ def _section(heading: str, ident: str, frame: pd.DataFrame, note: str,
     if note:
         parts.append(f'<p class="note">{_inline(note)}</p>')
     if frame.empty:
-        return "\n".join(parts + ["<p>(none)</p>"])
-    parts.append(f'<div class="filter"><label>filter <input type="search" '
-                 f'data-filter="{ident}" placeholder="words that a row must hold"></label> '
+        return "\n".join(parts + [f"<p>{html.escape(_('(none)'))}</p>"])
+    parts.append(f'<div class="filter"><label>{html.escape(_("filter"))} <input '
+                 f'type="search" data-filter="{ident}" placeholder='
+                 f'"{html.escape(_("words that a row must hold"))}"></label> '
                  f'<span data-count="{ident}"></span></div>')
     table = table_html(frame, ident)
     parts.append(f'<div class="scroll">{table}</div>' if scroll else table)
@@ -131,17 +135,22 @@ def data_uri(path: Path) -> str:
 
 
 def _plots(page: Page) -> str:
-    parts = ["<h2>Plots</h2>"]
+    parts = [f"<h2>{html.escape(_('Plots'))}</h2>"]
     if page.cactus is not None and page.cactus.exists():
-        parts.append(_figure(page.cactus, "Cactus plot: puzzles solved against search time"))
+        parts.append(_figure(page.cactus, _("Cactus plot: puzzles solved against search time")))
     if page.scatters:
         parts.append(f'<p class="note">{_inline(page.notes.get("scatter", ""))}</p>')
-        options = "".join(f'<option value="{i}">{html.escape(a)} against {html.escape(b)}'
-                          f"</option>" for i, (a, b) in enumerate(page.scatters))
-        parts.append(f'<label>pair of backends <select id="pair">{options}</select></label>')
+        options = "".join(f'<option value="{i}">{html.escape(_against(a, b))}</option>'
+                          for i, (a, b) in enumerate(page.scatters))
+        parts.append(f'<label>{html.escape(_("pair of backends"))} <select id="pair">{options}'
+                     f"</select></label>")
         for i, ((a, b), path) in enumerate(page.scatters.items()):
-            parts.append(_figure(path, f"{a} against {b}", pair=str(i)))
+            parts.append(_figure(path, _against(a, b), pair=str(i)))
     return "\n".join(parts)
+
+
+def _against(a: str, b: str) -> str:
+    return _("{a} against {b}").format(a=a, b=b)
 
 
 def _figure(path: Path, caption: str, pair: str | None = None) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sudokucp.i18n import _
 from sudokucp.io.files import atomic_write
 from sudokucp.reporting.scores import PENALTY, backend_pairs, solved_mask
 from sudokucp.result import Status
@@ -53,15 +54,16 @@ def cactus_figure(results: pd.DataFrame, timeout: float | None = None) -> Any:
         ax.plot(range(1, len(ms) + 1), ms, marker=".", markersize=3, label=f"{backend}, {shape}")
     if timeout:
         ax.axhline(timeout * 1000, color="black", linestyle="--", linewidth=1,
-                   label=f"time limit ({timeout:g} s)")
-        ax.annotate(f"time limit {timeout:g} s", (1, timeout * 1000), xycoords=("axes fraction",
+                   label=_("time limit ({seconds} s)").format(seconds=f"{timeout:g}"))
+        ax.annotate(_("time limit {seconds} s").format(seconds=f"{timeout:g}"),
+                    (1, timeout * 1000), xycoords=("axes fraction",
                     "data"), xytext=(-4, 3), textcoords="offset points", ha="right",
                     fontsize="small")
     ax.set_yscale("log")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("puzzles solved (count)")
-    ax.set_ylabel("search time per puzzle, sorted (ms, log scale)")
-    ax.set_title("Puzzles solved against search time")
+    ax.set_xlabel(_("puzzles solved (count)"))
+    ax.set_ylabel(_("search time per puzzle, sorted (ms, log scale)"))
+    ax.set_title(_("Puzzles solved against search time"))
     ax.grid(True, which="both", alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3,
@@ -138,11 +140,12 @@ def draw_pair(ax: Any, results: pd.DataFrame, a: str, b: str, edge: float) -> li
                                 color=color, label=dataset))
         added.append(ax.scatter(group.loc[lost, a], group.loc[lost, b], s=22, marker="x",
                                 color=color))
-    ax.set_xlabel(f"{a} (ms, log scale)")
-    ax.set_ylabel(f"{b} (ms, log scale)")
+    ax.set_xlabel(_("{backend} (ms, log scale)").format(backend=a))
+    ax.set_ylabel(_("{backend} (ms, log scale)").format(backend=b))
     faster = int((both[b] < both[a]).sum())
-    ax.set_title(f"{a} against {b}: {len(both)} puzzles\n{b} faster on {faster} (below the "
-                 f"diagonal); unsolved on the border ({edge / 1000:g} s)", fontsize="small")
+    ax.set_title(_("{a} against {b}: {count} puzzles\n{b} faster on {faster} (below the "
+                   "diagonal); unsolved on the border ({seconds} s)").format(
+        a=a, b=b, count=len(both), faster=faster, seconds=f"{edge / 1000:g}"), fontsize="small")
     if added:
         added.append(ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.13),
                                ncol=4, frameon=False, markerscale=1.5))

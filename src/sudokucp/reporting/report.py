@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from sudokucp.i18n import N_, _
 from sudokucp.io.files import atomic_write, write_text
 from sudokucp.reporting.forms import forms_frame, forms_markdown
 from sudokucp.reporting.html_report import Page, render
@@ -98,40 +99,52 @@ SUMMARY_COLUMNS = ["backend", "dataset", "puzzles", "runs", *COUNTED, "median_ms
                    "median_guesses"]  # summary.csv's columns, a header alone when no run ended
 
 
-PER_PUZZLE = ("Each puzzle counts once: with repeats, as its median over them (answered when "
-              "more than half of its runs answered).")
-NOTES = {  # what each table holds, in summary.md and report.html alike
-    "scores": "Solved: SOLVED or UNSAT, verified and not contradicted. Unsolved: every other "
-              "status (timeout, unknown, error, wrong, crash, memout), counted per status. "
-              f"`par2_s`: PAR-2, the mean seconds per puzzle where an unsolved run counts "
-              f"{PENALTY} x its time limit. `fastest`: puzzles on which the backend was the "
-              "quickest to solve; `only`: puzzles no other backend solved. The virtual best "
-              f"solver takes, puzzle by puzzle, the quickest backend's time. {PER_PUZZLE}",
-    "pairs": f"Per pair of backends `a` and `b` (in name order), over the puzzles both solved: "
-             f"`ratio` is the geometric mean of b's time over a's (above 1: b slower), "
-             f"`ci_low` / `ci_high` its {LEVEL:.0%} bootstrap interval; `a_faster` / `b_faster` "
-             f"count the puzzles one solved more than {TIE:g}x quicker, `ties` the others; "
-             f"`wilcoxon_p` is the two-sided p-value of the Wilcoxon signed-rank test on the "
-             f"log ratios. The verdict names the faster backend only when the interval leaves "
-             f"out 1 (and {MIN_PAIRED} puzzles or more); \"{SAME}\" is no ranking. {PER_PUZZLE}",
-    "instances": f"Puzzles on which the backends' statuses differ, or their solve times differ "
-                 f"by more than {SPREAD:g}x (`ratio`: slowest over quickest solve, times under "
-                 f"{FLOOR_MS:g} ms counted as {FLOOR_MS:g} ms). Per backend: the milliseconds of "
-                 f"a solved puzzle, or the status of an unsolved one. {PER_PUZZLE}",
-    "summary": "Times (`*_ms`) are milliseconds of search per puzzle over the puzzles that ended "
-               f"SOLVED or UNSAT; `ci_low_ms` / `ci_high_ms`: the {LEVEL:.0%} bootstrap interval "
-               "of `median_ms`; `p90_ms`: the 90th percentile (linear interpolation); "
-               "`median_nodes` / `median_guesses` are counts from the backends' own stats, "
-               "rounded to whole numbers; `runs` counts every run, repeats included, the other "
-               f"columns count puzzles. {PER_PUZZLE}",
-    "scatter": "Each point is one puzzle: the first backend's time (x) against the second's (y), "
-               "in milliseconds on log scales. Unsolved runs sit on the border, at twice the "
-               "time limit (their PAR-2 time); the dashed lines mark the limit, the solid line "
-               "equal times, the dotted lines 10x either way.",
+PER_PUZZLE = N_("Each puzzle counts once: with repeats, as its median over them (answered "
+                "when more than half of its runs answered).")
+NOTES = {  # what each table holds, in summary.md and report.html alike: notes() fills them in
+    "scores": N_("Solved: SOLVED or UNSAT, verified and not contradicted. Unsolved: every other "
+                 "status (timeout, unknown, error, wrong, crash, memout), counted per status. "
+                 "`par2_s`: PAR-2, the mean seconds per puzzle where an unsolved run counts "
+                 "{penalty} x its time limit. `fastest`: puzzles on which the backend was the "
+                 "quickest to solve; `only`: puzzles no other backend solved. The virtual best "
+                 "solver takes, puzzle by puzzle, the quickest backend's time. {per_puzzle}"),
+    "pairs": N_("Per pair of backends `a` and `b` (in name order), over the puzzles both solved: "
+                "`ratio` is the geometric mean of b's time over a's (above 1: b slower), "
+                "`ci_low` / `ci_high` its {level} bootstrap interval; `a_faster` / `b_faster` "
+                "count the puzzles one solved more than {tie}x quicker, `ties` the others; "
+                "`wilcoxon_p` is the two-sided p-value of the Wilcoxon signed-rank test on the "
+                "log ratios. The verdict names the faster backend only when the interval leaves "
+                "out 1 (and {min_paired} puzzles or more); \"{same}\" is no ranking. "
+                "{per_puzzle}"),
+    "instances": N_("Puzzles on which the backends' statuses differ, or their solve times "
+                    "differ by more than {spread}x (`ratio`: slowest over quickest solve, times "
+                    "under {floor} ms counted as {floor} ms). Per backend: the milliseconds of "
+                    "a solved puzzle, or the status of an unsolved one. {per_puzzle}"),
+    "summary": N_("Times (`*_ms`) are milliseconds of search per puzzle over the puzzles that "
+                  "ended SOLVED or UNSAT; `ci_low_ms` / `ci_high_ms`: the {level} bootstrap "
+                  "interval of `median_ms`; `p90_ms`: the 90th percentile (linear "
+                  "interpolation); `median_nodes` / `median_guesses` are counts from the "
+                  "backends' own stats, rounded to whole numbers; `runs` counts every run, "
+                  "repeats included, the other columns count puzzles. {per_puzzle}"),
+    "scatter": N_("Each point is one puzzle: the first backend's time (x) against the "
+                  "second's (y), in milliseconds on log scales. Unsolved runs sit on the "
+                  "border, at twice the time limit (their PAR-2 time); the dashed lines mark "
+                  "the limit, the solid line equal times, the dotted lines 10x either way."),
 }
-NO_RUN = "No run finished: the tables hold their headers alone, and there is no plot."
-NO_WARNING = ("No warning: the bench's noise checks (the machine's load, the calibration loop) "
-              "found nothing to report.")
+NO_RUN = N_("No run finished: the tables hold their headers alone, and there is no plot.")
+NO_WARNING = N_("No warning: the bench's noise checks (the machine's load, the calibration "
+                "loop) found nothing to report.")
+AGREED = N_("None: every claimed solution passed the checker and the backends agree.")
+
+
+def notes() -> dict[str, str]:
+    """What each table holds, in the current language, its thresholds filled in."""
+    values = {"penalty": PENALTY, "level": f"{LEVEL:.0%}", "tie": f"{TIE:g}",
+              "min_paired": MIN_PAIRED, "same": SAME, "spread": f"{SPREAD:g}",
+              "floor": f"{FLOOR_MS:g}", "per_puzzle": _(PER_PUZZLE)}
+    return {key: _(text).format(**values) for key, text in NOTES.items()}
+
+
 SHOWN_INSTANCES = 20  # rows of the instance table in summary.md (all of them in the CSV)
 PAGE_INSTANCES = 5000  # rows of the instance table in report.html, at most
 
@@ -141,75 +154,97 @@ def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapp
              instances: pd.DataFrame | None = None, scatters: Sequence[str] = (),
              pairs: pd.DataFrame | None = None, forms: pd.DataFrame | None = None) -> str:
     """A short summary: settings, measurement noise, scores, pairs, the table, the plots, where
-    the backends part ways, disagreements."""
-    parts = ["# Comparison", "", *settings_lines(settings), ""]
+    the backends part ways, disagreements; in the current language."""
+    told = notes()
+    parts = [f"# {_('Comparison')}", "", *settings_lines(settings), ""]
     warnings, calibrated = noise_of(settings)
     if warnings or calibrated:
-        parts += ["## Measurement noise", "", *([f"- {w}" for w in warnings] or [NO_WARNING]),
-                  ""]
+        parts += [f"## {_('Measurement noise')}", "",
+                  *([f"- {w}" for w in warnings] or [_(NO_WARNING)]), ""]
     if scores is not None:
-        parts += ["## Scores", "", markdown_table(scores), "", NOTES["scores"], ""]
+        parts += [f"## {_('Scores')}", "", markdown_table(scores), "", told["scores"], ""]
     if pairs is not None:
-        parts += ["## Pairs of backends", "", markdown_table(pairs), "", NOTES["pairs"], ""]
+        parts += [f"## {_('Pairs of backends')}", "", markdown_table(pairs), "", told["pairs"],
+                  ""]
     if forms is not None and not forms.empty:
         parts += [*forms_markdown(forms, markdown_table(forms))[1:], ""]
     if scores is not None or pairs is not None:
-        parts += ["## Summary per backend and data set", ""]
-    parts += [markdown_table(summary), "", NOTES["summary"], "",
-              "![cactus plot](cactus.png)" if not summary.empty else NO_RUN, ""]
+        parts += [f"## {_('Summary per backend and data set')}", ""]
+    parts += [markdown_table(summary), "", told["summary"], "",
+              f"![{_('cactus plot')}](cactus.png)" if not summary.empty else _(NO_RUN), ""]
     if scatters:
-        parts += [NOTES["scatter"], "", *(f"- [{name}](scatter/{name})" for name in scatters), ""]
+        parts += [told["scatter"], "", *(f"- [{name}](scatter/{name})" for name in scatters), ""]
     if instances is not None:
-        parts += _instances_part(instances)
-    parts += ["## Disagreements", ""]
-    parts += [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements] or [
-        "None: every claimed solution passed the checker and the backends agree."]
+        parts += _instances_part(instances, told["instances"])
+    parts += [f"## {_('Disagreements')}", ""]
+    parts += [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements] or [_(AGREED)]
     if problems:
-        parts += ["", "## Skipped input", "", *(f"- {p}" for p in problems)]
+        parts += ["", f"## {_('Skipped input')}", "", *(f"- {p}" for p in problems)]
     return "\n".join(parts) + "\n"
 
 
-def _instances_part(instances: pd.DataFrame) -> list[str]:
+def _instances_part(instances: pd.DataFrame, note: str) -> list[str]:
+    heading = f"## {_('Where the backends part ways')}"
     if instances.empty:
-        return ["## Where the backends part ways", "", NOTES["instances"], "", "None.", ""]
+        return [heading, "", note, "", _("None."), ""]
     shown = instances.sort_values("ratio", ascending=False, kind="stable").head(SHOWN_INSTANCES)
-    more = (f"; the {len(shown)} with the largest ratios below, every one in `instances.csv` "
-            f"and `report.html`" if len(instances) > len(shown) else "")
-    return ["## Where the backends part ways", "", NOTES["instances"], "",
-            f"{len(instances)} puzzles{more}.", "", markdown_table(shown.drop(columns="hash")),
-            ""]
+    more = (_("; the {count} with the largest ratios below, every one in `instances.csv` and "
+              "`report.html`").format(count=len(shown)) if len(instances) > len(shown) else "")
+    return [heading, "", note, "",
+            _("{count} puzzles{more}.").format(count=len(instances), more=more), "",
+            markdown_table(shown.drop(columns="hash")), ""]
+
+
+def _runs(v: Any) -> str:
+    made, read = v
+    if read:
+        return _("runs in the tables: {total} ({made} made by this command, {read} read from "
+                 "results.jsonl: the date, machine and load above are this command's, not those "
+                 "of the runs it read)").format(total=sum(v), made=made, read=read)
+    return _("runs in the tables: {total} ({made} made by this command, {read} read from "
+             "results.jsonl)").format(total=sum(v), made=made, read=read)
+
+
+def _repeat(v: int) -> str:
+    if v > 1:
+        return _("repeats: {count} runs of each backend on each puzzle; every table but "
+                 "results.csv takes each puzzle's median over them").format(count=v)
+    return _("repeats: 1 (one run of each backend on each puzzle)")
 
 
 SETTING_LINES: dict[str, Callable[[Any], str]] = {  # key of the settings: its line, units named
-    "command": lambda v: f"command: `{v}`",
-    "date": lambda v: f"date: {v} (start)",
-    "machine": lambda v: f"machine: {v}",
-    "load": lambda v: f"load average at the start (1, 5, 15 min): {v}",
-    "python": lambda v: f"Python: {v}",
-    "backends": lambda v: "backend versions: " + ", ".join(f"{k} {x}" for k, x in v.items()),
-    "runs": lambda v: f"runs in the tables: {sum(v)} ({v[0]} made by this command, {v[1]} "
-                      f"read from results.jsonl" + (": the date, machine and load above are "
-                      "this command's, not those of the runs it read)" if v[1] else ")"),
-    "limit": lambda v: f"solutions sought per run: {v or 'all'}",
-    "timeout": lambda v: f"timeout: {v:g} s per run" if v else "timeout: none",
-    "memory_mb": lambda v: f"memory: {v} MB per worker" if v else "memory: no cap",
-    "jobs": lambda v: f"jobs: {v} (runs at a time)",
-    "seed": lambda v: f"seed: {v} (the order of all runs shuffled)",
-    "retry": lambda v: f"retried: the runs that had ended {', '.join(v)}",
-    "puzzles": lambda v: "puzzles: " + ", ".join(f"`{p}`" for p in v),
-    "max_puzzles": lambda v: f"at most {v} puzzles per file",
-    "rebuilt": lambda v: f"tables rebuilt from results.jsonl alone: `{v}` (the log holds "
-                         f"no date, machine or load of its runs)",
-    "read": lambda v: f"runs in the tables: {v}, read from results.jsonl",
-    "datasets": lambda v: "data sets: " + ", ".join(f"{k} ({n} puzzles)" for k, n in v.items()),
-    "measure": lambda v: MEASURES.get(v, f"times: {v}"),
-    "repeat": lambda v: (f"repeats: {v} runs of each backend on each puzzle; every table but "
-                         f"results.csv takes each puzzle's median over them" if v > 1 else
-                         "repeats: 1 (one run of each backend on each puzzle)"),
-    "cpu_limit": lambda v: f"CPU time limit: {v:g} s per run" if v else "CPU time limit: none",
-    "pin": lambda v: ("workers pinned: each worker bound to a CPU core of its own" if v else
-                      "workers not pinned to CPU cores"),
-    "load_end": lambda v: f"load average at the end (1, 5, 15 min): {v}",
+    "command": lambda v: _("command: `{command}`").format(command=v),
+    "date": lambda v: _("date: {date} (start)").format(date=v),
+    "machine": lambda v: _("machine: {machine}").format(machine=v),
+    "load": lambda v: _("load average at the start (1, 5, 15 min): {load}").format(load=v),
+    "python": lambda v: _("Python: {version}").format(version=v),
+    "backends": lambda v: _("backend versions: {versions}").format(
+        versions=", ".join(f"{k} {x}" for k, x in v.items())),
+    "runs": _runs,
+    "limit": lambda v: _("solutions sought per run: {limit}").format(limit=v or _("all")),
+    "timeout": lambda v: (_("timeout: {seconds} s per run").format(seconds=f"{v:g}") if v
+                          else _("timeout: none")),
+    "memory_mb": lambda v: (_("memory: {mb} MB per worker").format(mb=v) if v
+                            else _("memory: no cap")),
+    "jobs": lambda v: _("jobs: {jobs} (runs at a time)").format(jobs=v),
+    "seed": lambda v: _("seed: {seed} (the order of all runs shuffled)").format(seed=v),
+    "retry": lambda v: _("retried: the runs that had ended {statuses}").format(
+        statuses=", ".join(v)),
+    "puzzles": lambda v: _("puzzles: {files}").format(files=", ".join(f"`{p}`" for p in v)),
+    "max_puzzles": lambda v: _("at most {count} puzzles per file").format(count=v),
+    "rebuilt": lambda v: _("tables rebuilt from results.jsonl alone: `{command}` (the log holds "
+                           "no date, machine or load of its runs)").format(command=v),
+    "read": lambda v: _("runs in the tables: {count}, read from results.jsonl").format(count=v),
+    "datasets": lambda v: _("data sets: {sets}").format(sets=", ".join(
+        _("{name} ({count} puzzles)").format(name=k, count=n) for k, n in v.items())),
+    "measure": lambda v: _(MEASURES[v]) if v in MEASURES else _("times: {measure}").format(
+        measure=v),
+    "repeat": _repeat,
+    "cpu_limit": lambda v: (_("CPU time limit: {seconds} s per run").format(seconds=f"{v:g}")
+                            if v else _("CPU time limit: none")),
+    "pin": lambda v: (_("workers pinned: each worker bound to a CPU core of its own") if v else
+                      _("workers not pinned to CPU cores")),
+    "load_end": lambda v: _("load average at the end (1, 5, 15 min): {load}").format(load=v),
     "calibration": lambda v: _calibration(v),
     "executor": lambda v: _executor(v),
 }
@@ -237,12 +272,12 @@ def _calibration(v: Mapping[str, Any]) -> str:
         return "?" if x is None else f"{float(x):.1%}"
 
     median = v.get("median_ms")
-    waited = (f"; wall time {share(v['waiting'])} over CPU time at the median point"
-              if v.get("waiting") is not None else "")
-    return (f"calibration loop: {v.get('runs', '?')} points, median "
-            f"{'?' if median is None else f'{float(median):.3g}'} ms; spread (max - min over "
-            f"the median) {share(v.get('spread'))} of wall time, {share(v.get('cpu_spread'))} "
-            f"of CPU time{waited}")
+    waited = (_("; wall time {share} over CPU time at the median point").format(
+        share=share(v["waiting"])) if v.get("waiting") is not None else "")
+    return _("calibration loop: {points} points, median {median} ms; spread (max - min over "
+             "the median) {wall} of wall time, {cpu} of CPU time{waited}").format(
+        points=v.get("runs", "?"), median="?" if median is None else f"{float(median):.3g}",
+        wall=share(v.get("spread")), cpu=share(v.get("cpu_spread")), waited=waited)
 
 
 def _executor(v: Mapping[str, Any]) -> str:
@@ -250,27 +285,30 @@ def _executor(v: Mapping[str, Any]) -> str:
     worker count or at a scheduler's address, and its chunks."""
     name = v.get("name", "local")
     if name != "dask":
-        return f"executor: {name} (worker processes on this machine, jobs at a time)"
+        return _("executor: {name} (worker processes on this machine, jobs at a time)").format(
+            name=name)
     if v.get("scheduler"):
-        where = f"the cluster at {v['scheduler']}, with the workers started there"
+        where = _("the cluster at {address}, with the workers started there").format(
+            address=v["scheduler"])
     else:
-        where = (f"a local cluster of {v['workers']} worker processes" if v.get("workers")
-                 else "a local cluster of one worker process per usable core")
-    chunks = (f"{v['chunk']} runs per Dask task" if v.get("chunk")
-              else "runs per Dask task adapted to about 2 s of work")
-    return (f"executor: dask, {where}; one run at a time per Dask thread (jobs does not apply); "
-            f"{chunks}")
+        where = (_("a local cluster of {count} worker processes").format(count=v["workers"])
+                 if v.get("workers") else
+                 _("a local cluster of one worker process per usable core"))
+    chunks = (_("{count} runs per Dask task").format(count=v["chunk"]) if v.get("chunk")
+              else _("runs per Dask task adapted to about 2 s of work"))
+    return _("executor: dask, {where}; one run at a time per Dask thread (jobs does not "
+             "apply); {chunks}").format(where=where, chunks=chunks)
 
 
-MEASURES = {"cpu": "times: CPU seconds of the search (user + system, every thread, children "
-                   "included)",
-            "wall": "times: wall-clock seconds of the search"}
+MEASURES = {"cpu": N_("times: CPU seconds of the search (user + system, every thread, "
+                      "children included)"),
+            "wall": N_("times: wall-clock seconds of the search")}
 
 
 def markdown_table(frame: pd.DataFrame) -> str:
     """A GitHub table; floats with four significant digits, missing values blank."""
     if frame.empty:
-        return "(no runs)"
+        return _("(no runs)")
     head = "| " + " | ".join(frame.columns) + " |"
     rule = "|" + "|".join("---" for _ in frame.columns) + "|"
     body = ["| " + " | ".join(_cell(v) for v in row) + " |"
@@ -317,10 +355,11 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
                                   instances=instances, scatters=names, pairs=pairs, forms=forms))
     lines = [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements]
     warnings, calibrated = noise_of(settings)
+    told = notes()
     page = Page(settings_lines(settings), scores, summary, page_instances(instances),
                 paths[5] if not empty else None, plots, lines, list(problems),
-                NOTES | {"instances": NOTES["instances"] + _cut_note(instances)}, pairs=pairs,
-                warnings=warnings, noise_note=NO_WARNING if calibrated else "")
+                told | {"instances": told["instances"] + _cut_note(instances)}, pairs=pairs,
+                warnings=warnings, noise_note=_(NO_WARNING) if calibrated else "")
     write_text(paths[8], render(page))
     return [p for p in paths if p.exists() and (p.is_file() or plots)]
 
@@ -350,8 +389,9 @@ def page_instances(instances: pd.DataFrame) -> pd.DataFrame:
 def _cut_note(instances: pd.DataFrame) -> str:
     if len(instances) <= PAGE_INSTANCES:
         return ""
-    return (f" The page shows {PAGE_INSTANCES} of the {len(instances)} puzzles (status "
-            f"differences first, then the largest ratios); `instances.csv` has every one.")
+    return " " + _("The page shows {shown} of the {count} puzzles (status differences first, "
+                   "then the largest ratios); `instances.csv` has every one.").format(
+        shown=PAGE_INSTANCES, count=len(instances))
 
 
 def _csv(frame: pd.DataFrame, path: Path) -> None:
