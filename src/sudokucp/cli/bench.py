@@ -15,6 +15,7 @@ from sudokucp.cli.common import (
     EXIT_UNSOLVED,
     EXIT_USAGE,
     CommandError,
+    add_lang,
     count_arg,
     fail,
     memory_arg,
@@ -110,6 +111,7 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
                         "of work)")
     p.add_argument("--no-fail-on-disagreement", dest="fail_on_disagreement",
                    action="store_false", help="exit 0 even when answers are wrong or disagree")
+    add_lang(p)
     p.set_defaults(handler=run_bench)
 
 

@@ -14,6 +14,7 @@ from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_UNSOLVED,
     CommandError,
+    add_lang,
     count_arg,
     read_entries,
     shape_arg,
@@ -46,6 +47,7 @@ def add_trace(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--html", type=Path, metavar="FILE",
                    help="write a self-contained replay page to FILE")
     p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous")
+    add_lang(p)
     p.set_defaults(handler=run_trace)
 
 
