@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from sudokucp.i18n import N_, _
 from sudokucp.reporting.scores import FLOOR_MS
 from sudokucp.stats import ANSWERED_WORDS, percentile
 
@@ -42,7 +43,7 @@ def _form_times(results: pd.DataFrame) -> pd.DataFrame:
 def _backend_line(backend: str, times: pd.DataFrame) -> list[object]:
     """The COLUMNS of one backend from its form times."""
     ratios, cvs, split, none, counts, held = [], [], 0, 0, [], 0
-    for _, group in times.groupby("hash", sort=False):
+    for _hash, group in times.groupby("hash", sort=False):
         values = group["seconds"].to_numpy()
         if len(values) < 2:
             continue
@@ -64,16 +65,18 @@ def _backend_line(backend: str, times: pd.DataFrame) -> list[object]:
             percentile(cvs, 50), split, none]
 
 
+HEADING = N_("Order bias: time over the isomorphic forms of each puzzle")
+NOTE = N_("Each puzzle was also run as random isomorphs (`--isomorphs`: digits relabelled, rows, "
+          "columns, bands and stacks reordered); every solution was mapped back and judged on "
+          "the puzzle as given. Per backend, over the puzzles answered in every form: `ratio` is "
+          "the slowest form's time over the fastest's (each form its median over repeats, times "
+          "floored at {floor} ms), `cv` the standard deviation of the form times over their "
+          "mean; `answered`: (puzzle, form) pairs answered of those run; `split`: puzzles "
+          "answered in some forms only, `unanswered`: in none. `forms.csv` holds this table.")
+
+
 def forms_markdown(frame: pd.DataFrame, table: str) -> list[str]:
-    """The summary's section on order bias (none when no isomorph was run)."""
+    """The summary's section on order bias, in the current language (none without isomorphs)."""
     if frame.empty:
         return []
-    return ["", "## Order bias: time over the isomorphic forms of each puzzle", "",
-            "Each puzzle was also run as random isomorphs (`--isomorphs`: digits relabelled, "
-            "rows, columns, bands and stacks reordered); every solution was mapped back and "
-            "judged on the puzzle as given. Per backend, over the puzzles answered in every "
-            "form: `ratio` is the slowest form's time over the fastest's (each form its median "
-            f"over repeats, times floored at {FLOOR_MS:g} ms), `cv` the standard deviation of "
-            "the form times over their mean; `answered`: (puzzle, form) pairs answered of those "
-            "run; `split`: puzzles answered in some forms only, "
-            "`unanswered`: in none. `forms.csv` holds this table.", "", table]
+    return ["", f"## {_(HEADING)}", "", _(NOTE).format(floor=f"{FLOOR_MS:g}"), "", table]
