@@ -62,7 +62,8 @@ COMMANDS: dict[str, str] = {  # command -> the function of cli/<module>.py that 
     "bench": "bench:add_bench", "generate": "generate:add_generate", "rate": "rate:add_rate",
     "datasets": "datasets:add_datasets", "explain": "explain:add_explain",
     "trace": "trace:add_trace", "ladder": "ladder:add_ladder", "report": "report:add_report",
-    "compare": "compare:add_compare", "canon": "canon:add_canon"}
+    "compare": "compare:add_compare", "canon": "canon:add_canon",
+    "export": "export:add_export", "decode": "export:add_decode"}
 
 
 def adder(where: str) -> Callable[[argparse._SubParsersAction], None]:

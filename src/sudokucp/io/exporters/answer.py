@@ -1,0 +1,91 @@
+"""What a solver printed, read back: a verdict, the grids of its models, whether the search was
+exhausted, and the statistics a known solver prints. Garbage is a DecodeError saying why."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sudokucp.puzzle import Grid, Shape, cell_name
+
+SAT, UNSAT, UNKNOWN = "SAT", "UNSAT", "UNKNOWN"
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colours (ACE prints them even into a pipe)
+QUOTED = 60  # characters of a bad line quoted in an error
+
+# The statistics lines of known solvers, comment markers stripped: (pattern, key); the first
+# match of a key counts (CryptoMiniSat repeats its lines). `solver_s` is the solver's own time.
+STAT_LINES: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), k) for p, k in (
+        (r"^(conflicts|decisions|propagations|restarts)\s*:\s*([\d.]+)", None),  # CaDiCaL, ...
+        (r"^([\d.]+)\s+(conflicts|decisions|propagations)$", None),  # PicoSAT -v
+        (r"^total process time since initialization:\s*([\d.]+)", "solver_s"),  # CaDiCaL
+        (r"^process-time:.*?([\d.]+)\s+seconds", "solver_s"),  # Kissat
+        (r"^Total time \(this thread\)\s*:\s*([\d.]+)", "solver_s"),  # CryptoMiniSat
+        (r"^CPU time\s*:\s*([\d.]+)", "solver_s"),  # MiniSat
+        (r"^([\d.]+) seconds total run time", "solver_s"),  # PicoSAT -v
+        (r"^WRONG DECISIONS\s+(\d+)", "wrong_decisions"),  # ACE
+        (r"^CPU\s+([\d.]+)$", "solver_s"),  # ACE
+        (r"^mzn-stat: (nodes|failures|propagations|restarts)=([\d.]+)", None),  # MiniZinc
+        (r"^mzn-stat: solveTime=([\d.]+)", "solver_s"),  # MiniZinc's solvers
+    ))
+MARKERS = re.compile(r"^(c |c$|d |%+\s*|\*\s*)")  # comment and statistics prefixes
+
+
+class DecodeError(ValueError):
+    """A solver's output that holds no verdict or model, or a partial or malformed one."""
+
+
+@dataclass
+class Answer:
+    """A solver's output read back: SAT with grids, UNSAT or UNKNOWN; `complete` when the
+    solver says its search was exhausted (UNSAT, or MiniZinc's '==========')."""
+
+    verdict: str
+    grids: list[Grid] = field(default_factory=list)
+    complete: bool = False
+    stats: dict[str, float] = field(default_factory=dict)
+
+
+def plain(text: str) -> str:
+    """The text without terminal colours."""
+    return ANSI.sub("", text)
+
+
+def solver_stats(text: str) -> dict[str, float]:
+    """The counters and own time a known solver printed (comment lines), first match of each."""
+    stats: dict[str, float] = {}
+    for line in plain(text).splitlines():
+        body = MARKERS.sub("", line.strip(), count=1).strip()
+        for pattern, key in STAT_LINES:
+            match = pattern.match(body)
+            if match:
+                name, value = _named(match, key)
+                stats.setdefault(name, value)
+    return stats
+
+
+def _named(match: re.Match[str], key: str | None) -> tuple[str, float]:
+    if key is not None:
+        return key, float(match.group(1))
+    first, second = match.groups()
+    word, number = (first, second) if first[0].isalpha() else (second, first)
+    return word.lower(), float(number)
+
+
+def quote(line: str) -> str:
+    """A bad line as an error quotes it: stripped and cut."""
+    text = line.strip()
+    return repr(text if len(text) <= QUOTED else text[:QUOTED] + "...")
+
+
+def grid_of_values(values: list[int], shape: Shape, where: str) -> Grid:
+    """A grid from N*N digits as a solver printed them; a wrong count or a value out of 1..N is
+    a DecodeError naming `where`."""
+    if len(values) != shape.cells:
+        raise DecodeError(f"{where}: {len(values)} values, not the {shape.cells} of a {shape} "
+                          f"grid (a partial model?)")
+    for cell, value in enumerate(values):
+        if not 1 <= value <= shape.side:
+            raise DecodeError(f"{where}: {cell_name(shape, cell)} is {value}, not a digit "
+                              f"1-{shape.side}")
+    return tuple(values)

@@ -1,0 +1,137 @@
+"""MiniZinc and FlatZinc: the model of the `minizinc` backend (backends/minizinc/sudoku.mzn, read
+as a file: no backend is imported), its data for one puzzle, the FlatZinc that `minizinc -c`
+compiles from them, and the reader of what MiniZinc and FlatZinc solvers print.
+
+A solution is the array `x` of N*N digits, row-major: MiniZinc prints the model's output
+`[5, 3, ...]`, a FlatZinc solver `x = array2d(1..9, 1..9, [5, 3, ...]);`; each ends with
+'----------'. '==========' says the search was exhausted, '=====UNSATISFIABLE=====' that there is
+no solution.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from sudokucp.io.exporters.answer import (
+    SAT,
+    UNKNOWN,
+    UNSAT,
+    Answer,
+    DecodeError,
+    grid_of_values,
+    plain,
+    quote,
+    solver_stats,
+)
+from sudokucp.puzzle import Grid, Puzzle
+
+MODEL = ("backends", "minizinc", "sudoku.mzn")
+SOLUTION_END = "----------"
+ENDINGS = {"==========": (SAT, True), "=====UNSATISFIABLE=====": (UNSAT, True),
+           "=====UNSATorUNBOUNDED=====": (UNSAT, True), "=====UNKNOWN=====": (UNKNOWN, False)}
+FAILURES = ("=====ERROR=====", "=====UNBOUNDED=====")
+INSTALL = ("FlatZinc needs the MiniZinc compiler (`minizinc -c`), not found on PATH: "
+           "apt-get install minizinc flatzinc (Debian, Ubuntu), or MiniZinc's own bundle")
+COMPILE_TAIL = 300  # characters of the compiler's complaint quoted
+
+
+@cache
+def model_text() -> str:
+    """sudoku.mzn as shipped with the package."""
+    return resources.files("sudokucp").joinpath(*MODEL).read_text(encoding="utf-8")
+
+
+def to_dzn(puzzle: Puzzle, comments: Sequence[str]) -> str:
+    """The data of one puzzle for sudoku.mzn: box rows, box columns, the givens (0 = blank)."""
+    n = puzzle.side
+    rows = [", ".join(map(str, puzzle.cells[i * n:(i + 1) * n])) for i in range(n)]
+    head = "".join(f"% {line}".rstrip() + "\n" for line in comments)
+    return (f"{head}r = {puzzle.shape.box_rows};\nc = {puzzle.shape.box_cols};\n"
+            f"dom = true;\ngivens = [|\n  " + " |\n  ".join(rows) + " |];\n")
+
+
+def to_model(comments: Sequence[str], n: int = 0, blocked: Sequence[Grid] = ()) -> str:
+    """sudoku.mzn, under comment lines, with a constraint ruling out each blocked grid."""
+    head = "".join(f"% {line}".rstrip() + "\n" for line in comments)
+    blocks = []
+    for k, grid in enumerate(blocked, 1):
+        blocks.append(f"array[1..{n * n}] of int: blocked_{k} = [{', '.join(map(str, grid))}];\n"
+                      f"constraint exists(i, j in N)(x[i, j] != blocked_{k}[(i - 1) * n + j]);\n")
+    return head + model_text() + "".join(blocks)
+
+
+def to_mzn(puzzle: Puzzle, comments: Sequence[str], blocked: Sequence[Grid] = ()) -> str:
+    """One self-contained model: sudoku.mzn, the blocked grids, the puzzle's data."""
+    return to_model(comments, puzzle.side, blocked) + "\n% data\n" + to_dzn(puzzle, ())
+
+
+def to_fzn(puzzle: Puzzle, comments: Sequence[str], blocked: Sequence[Grid] = (),
+           solver: str = "gecode", timeout: float | None = None) -> str:
+    """FlatZinc compiled by `minizinc -c` for a solver's library (`std`: MiniZinc's own
+    decompositions), under comment lines; RuntimeError when the compiler is absent or fails."""
+    program = shutil.which("minizinc")
+    if program is None:
+        raise RuntimeError(INSTALL)
+    library = ["-G", "std"] if solver == "std" else ["--solver", solver]
+    with tempfile.TemporaryDirectory(prefix="sudokucp-fzn-") as folder:
+        source, target = Path(folder) / "puzzle.mzn", Path(folder) / "puzzle.fzn"
+        source.write_text(to_mzn(puzzle, (), blocked), encoding="utf-8")
+        done = subprocess.run([program, "-c", *library, str(source), "--fzn", str(target),
+                               "--ozn", str(Path(folder) / "puzzle.ozn")],
+                              capture_output=True, text=True, timeout=timeout, check=False)
+        if done.returncode or not target.is_file():
+            complaint = " ".join(done.stderr.split())[-COMPILE_TAIL:]
+            raise RuntimeError(f"minizinc -c failed (exit status {done.returncode}): "
+                               f"{complaint}")
+        body = target.read_text(encoding="utf-8")
+    return "".join(f"% {line}".rstrip() + "\n" for line in comments) + body
+
+
+def read_minizinc(text: str, shape, code: int | None = None) -> Answer:
+    """Solutions (the last [...] list of each block before '----------') and the closing
+    marker of a MiniZinc or FlatZinc solver's output; a block cut short, or no solution nor
+    marker, is a DecodeError."""
+    grids: list[Grid] = []
+    block: list[str] = []
+    verdict, complete = None, False
+    for number, raw in enumerate(plain(text).splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        if line == SOLUTION_END:
+            grids.append(_grid_of_block(block, shape, number))
+            block = []
+        elif line in ENDINGS:
+            verdict, complete = ENDINGS[line]
+        elif line in FAILURES:
+            raise DecodeError(f"line {number}: the solver reports {line}")
+        else:
+            block.append(line)
+    if block:
+        raise DecodeError(f"the output ends inside a solution, without '{SOLUTION_END}': "
+                          f"{quote(block[-1])}")
+    if verdict is None and not grids:
+        raise DecodeError("no solution ('----------') and no closing marker "
+                          "('==========', '=====UNSATISFIABLE=====', '=====UNKNOWN=====')")
+    if verdict == UNSAT and grids:
+        raise DecodeError("the output holds solutions and says UNSATISFIABLE")
+    return Answer(SAT if grids else verdict, grids, complete, solver_stats(text))
+
+
+def _grid_of_block(block: list[str], shape, number: int) -> Grid:
+    text = " ".join(block)
+    start, end = text.rfind("["), text.rfind("]")
+    if start < 0 or end < start:
+        raise DecodeError(f"line {number}: the solution before it holds no [...] list of "
+                          f"digits")
+    words = text[start + 1:end].replace(",", " ").split()
+    if not all(w.isdigit() for w in words):
+        bad = next(w for w in words if not w.isdigit())
+        raise DecodeError(f"line {number}: {quote(bad)} in the solution is not a digit")
+    return grid_of_values([int(w) for w in words], shape, f"the solution ending at line {number}")

@@ -1,0 +1,141 @@
+"""XCSP3: a puzzle as an XCSP3-core instance (an array x[N][N] of 1..N, one group of allDifferent
+over the rows, columns and boxes, the givens as one instantiation, a blocked grid as a conflicts
+table), and the reader of XCSP3 competition output ('s SATISFIABLE', 'v <instantiation>')."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+from sudokucp.io.exporters.answer import (
+    SAT,
+    UNKNOWN,
+    UNSAT,
+    Answer,
+    DecodeError,
+    grid_of_values,
+    plain,
+    quote,
+    solver_stats,
+)
+from sudokucp.puzzle import Grid, Puzzle, Shape
+
+VERDICTS = {"SATISFIABLE": SAT, "UNSATISFIABLE": UNSAT, "UNKNOWN": UNKNOWN,
+            "OPTIMUM FOUND": SAT}
+INSTANTIATION = re.compile(r"<instantiation\b[^>]*>(.*?)</instantiation>", re.DOTALL)
+TAG = re.compile(r"<(list|values)>(.*?)</\1>", re.DOTALL)
+VARIABLE = re.compile(r"^x((?:\[[0-9.]*\]){2})$")
+
+
+def to_xcsp3(puzzle: Puzzle, comments: Sequence[str], blocked: Sequence[Grid] = ()) -> str:
+    """The XCSP3 instance of a puzzle, comment lines first."""
+    n, r, c = puzzle.side, puzzle.shape.box_rows, puzzle.shape.box_cols
+    args = [f"x[{i}][]" for i in range(n)] + [f"x[][{j}]" for j in range(n)]
+    args += [f"x[{i}..{i + r - 1}][{j}..{j + c - 1}]"
+             for i in range(0, n, r) for j in range(0, n, c)]
+    lines = [f"<!-- {line.replace('--', '- -')} -->" for line in comments]
+    lines += ['<instance format="XCSP3" type="CSP">', "  <variables>",
+              f'    <array id="x" size="[{n}][{n}]"> 1..{n} </array>', "  </variables>",
+              "  <constraints>", "    <group>", "      <allDifferent> %... </allDifferent>"]
+    lines += [f"      <args> {a} </args>" for a in args]
+    lines.append("    </group>")
+    lines += _instantiation(puzzle) + [line for grid in blocked
+                                       for line in _conflicts(puzzle, grid)]
+    lines += ["  </constraints>", "</instance>"]
+    return "\n".join(lines) + "\n"
+
+
+def _name(n: int, cell: int) -> str:
+    return f"x[{cell // n}][{cell % n}]"
+
+
+def _instantiation(puzzle: Puzzle) -> list[str]:
+    given = [(cell, v) for cell, v in enumerate(puzzle.cells) if v]
+    if not given:
+        return []
+    names = " ".join(_name(puzzle.side, cell) for cell, _ in given)
+    values = " ".join(str(v) for _, v in given)
+    return ["    <instantiation>", f"      <list> {names} </list>",
+            f"      <values> {values} </values>", "    </instantiation>"]
+
+
+def _conflicts(puzzle: Puzzle, grid: Grid) -> list[str]:
+    free = [cell for cell, v in enumerate(puzzle.cells) if not v]
+    if not free:
+        return []
+    names = " ".join(_name(puzzle.side, cell) for cell in free)
+    row = ",".join(str(grid[cell]) for cell in free)
+    return ["    <extension>", f"      <list> {names} </list>",
+            f"      <conflicts> ({row}) </conflicts>" if len(free) > 1 else
+            f"      <conflicts> {row} </conflicts>", "    </extension>"]
+
+
+def read_xcsp3(text: str, shape: Shape, code: int | None = None) -> Answer:
+    """An XCSP3 solver's output: the 's' line, the solutions of the 'v' lines (an instantiation
+    of x, listed as x[][] or cell by cell), the statistics of its 'd' lines."""
+    verdict, model, exhausted = None, [], False
+    for number, raw in enumerate(plain(text).splitlines(), 1):
+        line = raw.strip()
+        head, _, rest = line.partition(" ")
+        if head == "s":
+            word = " ".join(rest.split()).upper()
+            if word not in VERDICTS:
+                raise DecodeError(f"line {number}: unknown verdict {quote(line)}")
+            verdict = VERDICTS[word]
+        elif head == "v":
+            model.append(rest)
+        elif head == "d" and " ".join(rest.split()).upper() == "COMPLETE EXPLORATION":
+            exhausted = True  # ACE's word that the search space was exhausted
+    if verdict is None:
+        raise DecodeError("no verdict: no 's SATISFIABLE', 's UNSATISFIABLE' or 's UNKNOWN' line")
+    stats = solver_stats(text)
+    if verdict != SAT:
+        return Answer(verdict, [], verdict == UNSAT, stats)
+    found = INSTANTIATION.findall(" ".join(model))
+    if not found:
+        raise DecodeError("the solver says SATISFIABLE but its 'v' lines hold no complete "
+                          "<instantiation>...</instantiation>")
+    return Answer(SAT, list(dict.fromkeys(_grid(body, shape) for body in found)), exhausted,
+                  stats)
+
+
+def _grid(body: str, shape: Shape) -> Grid:
+    """The grid of one instantiation: its list of variables, its values in that order."""
+    parts = dict(TAG.findall(body))
+    if set(parts) != {"list", "values"}:
+        raise DecodeError("an instantiation without its <list> or its <values>")
+    cells = [cell for token in parts["list"].split() for cell in _cells(token, shape.side)]
+    words = parts["values"].split()
+    if len(words) != len(cells):
+        raise DecodeError(f"an instantiation of {len(cells)} variables with {len(words)} values")
+    if not all(w.lstrip("-").isdigit() for w in words):
+        bad = next(w for w in words if not w.lstrip("-").isdigit())
+        raise DecodeError(f"{quote(bad)} in an instantiation is not a value")
+    values = dict(zip(cells, map(int, words)))
+    if len(values) != shape.cells:
+        raise DecodeError(f"the instantiation gives {len(values)} of the {shape.cells} cells "
+                          f"(a partial model)")
+    return grid_of_values([values[cell] for cell in range(shape.cells)], shape,
+                          "the instantiation")
+
+
+def _cells(token: str, n: int) -> list[int]:
+    """The cells a variable or an array slice names: x[2][3], x[2][], x[][], x[0..2][3..5]."""
+    match = VARIABLE.match(token)
+    if match is None:
+        raise DecodeError(f"{quote(token)} is not a variable of the array x")
+    axes = [_indices(part, n, token) for part in re.findall(r"\[([0-9.]*)\]", match.group(1))]
+    return [i * n + j for i, j in itertools.product(*axes)]
+
+
+def _indices(part: str, n: int, token: str) -> range:
+    if not part:
+        return range(n)
+    low, _, high = part.partition("..")
+    if not low.isdigit() or (high and not high.isdigit()):
+        raise DecodeError(f"cannot read the index [{part}] of {quote(token)}")
+    first, last = int(low), int(high or low)
+    if not 0 <= first <= last < n:
+        raise DecodeError(f"{quote(token)} lies outside x[{n}][{n}]")
+    return range(first, last + 1)
