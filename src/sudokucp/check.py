@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudokucp.puzzle import Puzzle, Shape, cell_name, geometry
+from sudokucp.rules import Layout, digits_of, layout, name_cell, name_span
+
+CLASSIC_UNITS = ("row ", "column ", "box ")  # groups a variant's judge names as the classic one
 
 
 @dataclass(frozen=True)
@@ -49,8 +52,43 @@ def explain(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
             problems.append(f"{cell_name(shape, cell)} holds {value}, not a digit 1-{n}")
         elif given and given != value:
             problems.append(f"{cell_name(shape, cell)} changes the given {given} to {value}")
-    problems += [c.describe(shape) for c in find_conflicts(shape, grid)]
+    if puzzle.rules.classic:
+        return problems + [c.describe(shape) for c in find_conflicts(shape, grid)]
+    return problems + explain_rules(layout(shape, puzzle.rules), grid)
+
+
+def explain_rules(lay: Layout, grid: Sequence[int]) -> list[str]:
+    """Each rule of a variant the grid breaks, with its own reason; rows, columns and boxes say
+    it as the classic judge does."""
+    problems = []
+    for cell, value in enumerate(grid):
+        if 1 <= value <= lay.side and not lay.allowed[cell] >> (value - 1) & 1:
+            marks = " ".join(map(str, digits_of(lay.allowed[cell])))
+            problems.append(f"{name_cell(lay.side, cell)} is {value}, not one of its candidates "
+                            f"{marks}")
+    for name, cells in zip(lay.names, lay.groups):
+        problems += _repeats(lay, name.startswith(CLASSIC_UNITS), name, cells, grid)
+    for cells, total in lay.sums:
+        found = sum(grid[c] for c in cells)
+        if found != total and all(1 <= grid[c] <= lay.side for c in cells):
+            problems.append(f"cage {name_span(lay.side, cells)} sums to {found}, not {total}")
     return problems
+
+
+def _repeats(lay: Layout, classic: bool, name: str, cells: Sequence[int],
+             grid: Sequence[int]) -> list[str]:
+    """The digits repeated in one group: a row, column or box as the classic judge says it."""
+    seen: dict[int, int] = {}
+    out = []
+    for cell in cells:
+        digit = grid[cell]
+        if digit in seen:
+            pair = f"({name_cell(lay.side, seen[digit])} and {name_cell(lay.side, cell)})"
+            out.append(f"digit {digit} twice in {name} {pair}" if classic
+                       else f"{name} repeats {digit} {pair}")
+        elif digit:
+            seen[digit] = cell
+    return out
 
 
 def is_solution(puzzle: Puzzle, grid: Sequence[int]) -> bool:
@@ -61,7 +99,20 @@ def is_solution(puzzle: Puzzle, grid: Sequence[int]) -> bool:
     if any(g and g != v for g, v in zip(puzzle.cells, grid)):
         return False
     full = set(range(1, n + 1))
-    return all({grid[c] for c in unit} == full for unit in geometry(puzzle.shape).units)
+    if puzzle.rules.classic:
+        return all({grid[c] for c in unit} == full for unit in geometry(puzzle.shape).units)
+    return keeps_rules(layout(puzzle.shape, puzzle.rules), grid)
+
+
+def keeps_rules(lay: Layout, grid: Sequence[int]) -> bool:
+    """Whether a grid of digits 1..N keeps every group distinct, every cage's sum and every
+    cell's candidates."""
+    if any(not 1 <= v <= lay.side or not lay.allowed[c] >> (v - 1) & 1
+           for c, v in enumerate(grid)):
+        return False
+    if any(len({grid[c] for c in g}) != len(g) for g in lay.groups):
+        return False
+    return all(sum(grid[c] for c in cells) == total for cells, total in lay.sums)
 
 
 CHUNK = 1 << 16  # rows judged at once by solved_rows (memory: rows x units x side masks)

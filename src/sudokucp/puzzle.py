@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
+from sudokucp.rules import CLASSIC, Rules
+
 Grid = tuple[int, ...]
 
 DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # symbol of value v is DIGITS[v - 1]
@@ -147,11 +149,13 @@ def symbol(value: int) -> str:
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A grid to solve: shape, row-major cells (0 = empty) and an optional name."""
+    """A grid to solve: shape, row-major cells (0 = empty), an optional name, and the rules
+    beyond rows, columns and boxes (sudokucp.rules; none for the classic grid)."""
 
     shape: Shape
     cells: Grid
     name: str = field(default="", compare=False)
+    rules: Rules = CLASSIC
 
     def __post_init__(self) -> None:
         cells = tuple(self.cells)
@@ -160,6 +164,8 @@ class Puzzle:
         if len(cells) != n * n:
             raise PuzzleError(f"wrong cell count: found {len(cells)}, expected "
                               f"{self.shape.cells} for {self.shape}")
+        if not self.rules.classic and (why := self.rules.problem(n)):
+            raise PuzzleError(why)
         if min(cells) >= 0 and max(cells) <= n:  # at once; the loop below names the bad cell
             return
         for cell, value in enumerate(cells):
@@ -198,12 +204,20 @@ class Puzzle:
     def givens(self) -> int:
         return sum(1 for v in self.cells if v)
 
+    @property
+    def kind(self) -> str:
+        """The variant: 'classic', 'x', 'windoku', 'jigsaw', 'killer', 'pencil-mark',
+        'extra-units' or a combination such as 'x+killer'."""
+        return self.rules.kind
+
     @cached_property
     def digest(self) -> str:
-        """Stable short hash of shape and cells, for result keys."""
+        """Stable short hash of shape and cells (and of the rules of a variant), for keys."""
         import hashlib
 
         text = f"{self.shape.box_rows}x{self.shape.box_cols}:{self.to_line()}"
+        if not self.rules.classic:
+            text += f"|{self.rules.signature()}"
         return hashlib.sha1(text.encode()).hexdigest()[:16]
 
     def to_line(self) -> str:
@@ -213,7 +227,7 @@ class Puzzle:
         return to_grid(self.shape, self.cells)
 
     def with_cells(self, cells: Grid) -> Puzzle:
-        return Puzzle(self.shape, tuple(cells), self.name)
+        return Puzzle(self.shape, tuple(cells), self.name, self.rules)
 
     def __str__(self) -> str:
         return self.to_line()

@@ -1,7 +1,8 @@
 """Backend: solve() is the template (load, prepare, clock, deadline, limit, errors); a backend
 writes _search, and _prepare when it builds something per shape.
 
-The lifecycle of one solve(), in order:
+The lifecycle of one solve(), in order (a variant the backend does not take, see `kinds`, ends
+it at once: UNKNOWN, its error saying which rule is missing, nothing loaded):
 1. `load()`: `module` and `loads` imported once per process; the seconds are `stats["load_s"]` of
    the first solve that paid them.
 2. `prepare(shape)` -> `_prepare(shape)`: what every search of a shape shares (a model without
@@ -48,6 +49,7 @@ from sudokucp.clock import cpu_seconds
 from sudokucp.errors import OptionError
 from sudokucp.puzzle import Grid, Puzzle, Shape
 from sudokucp.result import Result, Status
+from sudokucp.rules import CLASSIC_KIND, KINDS, WHAT
 
 SearchOutcome = tuple[list[Grid], bool, dict[str, float]]  # solutions, complete, stats
 TIMED_OUT = "timed_out"  # stats key a backend sets when its own time limit stopped it
@@ -133,6 +135,7 @@ class Backend(abc.ABC):
     _on_solution: OnSolution | None = None  # where solutions stream, see streaming()
     counting: ClassVar[str] = CONSTANT  # how memory grows with the count, said by `backends`
     stats_keys: ClassVar[tuple[str, ...]] = ()  # keys every result's stats hold (errors aside)
+    kinds: ClassVar[frozenset[str]] = frozenset({CLASSIC_KIND})  # variants it solves (rules.KINDS)
     _available: ClassVar[dict[str, bool]] = {}
 
     tracer: Tracer | None
@@ -258,6 +261,8 @@ class Backend(abc.ABC):
         first `keep` of them in the result (None: every one found); the count covers all."""
         if limit < 0:
             raise ValueError(f"limit must be 0 (all) or positive, not {limit}")
+        if not puzzle.rules.classic and (why := self.unsupported(puzzle)):
+            return Result(self.label, puzzle.name, Status.UNKNOWN, error=why)
         self._keep = keep
         start, cpu = time.perf_counter(), cpu_seconds()
         try:
@@ -276,6 +281,16 @@ class Backend(abc.ABC):
         status = self._status(count, complete, limit, deadline, bool(stats.get(TIMED_OUT)))
         return Result(self.label, puzzle.name, status, kept, complete, seconds, stats,
                       found=None if count == len(kept) else count, cpu=cpu)
+
+    @classmethod
+    def unsupported(cls, puzzle: Puzzle) -> str | None:
+        """Why this backend cannot take the puzzle's variant ('backend mrv does not support
+        killer cages'), or None; solve() answers such a puzzle UNKNOWN with this as its error."""
+        missing = puzzle.rules.features - cls.kinds
+        if not missing:
+            return None
+        what = " and ".join(WHAT[k] for k in KINDS if k in missing)
+        return f"backend {cls.name} does not support {what}"
 
     def prepare(self, shape: Shape) -> float | None:
         """Run `_prepare(shape)` unless this instance already has: its seconds, or None when

@@ -7,18 +7,22 @@ exception from the collector (a streaming caller whose output closed) stops the 
 raised once CP-SAT has returned.
 The model of a shape is built once per instance (`_prepare`, before the clock); a grid pins its
 givens in it (each given's variable narrowed to its value, `encode_s`) and unpins them after.
+A variant (sudokucp.rules) gets a model of its own, built inside the clock (`encode_s`): every
+group AllDifferent (or exactly/at most one per digit), a cage's sum a linear equality (or a
+choice among the digit sets that make it), the candidates the domains.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, OptionError, SearchOutcome
 from sudokucp.puzzle import Puzzle, Shape, geometry
+from sudokucp.rules import CLASSIC_KIND, KINDS, Layout, digits_of, layout, sum_sets
 
 Pin = Callable[[int, int], tuple[int, int]]  # (cell, given) -> (variable index, its value)
 
@@ -57,6 +61,73 @@ def build_boolean(model: Any, shape: Shape) -> tuple[list[Any], Pin]:
 
 
 BUILDERS = {"integer": build_integer, "boolean": build_boolean}
+
+
+def allowed_digits(lay: Layout, puzzle: Puzzle, cell: int) -> list[int]:
+    """The digits a cell of a variant may hold: its given, else its candidates."""
+    given = puzzle.cells[cell]
+    return [given] if given else digits_of(lay.allowed[cell])
+
+
+def build_rules_integer(model: Any, puzzle: Puzzle) -> list[Any]:
+    """A variant's integer model: a domain per cell (given or candidates), AllDifferent per
+    group, a linear equality per cage sum."""
+    from ortools.sat.python import cp_model
+
+    lay = layout(puzzle.shape, puzzle.rules)
+    cells = [model.new_int_var_from_domain(
+        cp_model.Domain.from_values(allowed_digits(lay, puzzle, c)), "")
+        for c in range(puzzle.shape.cells)]
+    for group in lay.groups:
+        model.add_all_different([cells[c] for c in group])
+    for group, total in lay.sums:
+        model.add(sum(cells[c] for c in group) == total)
+    return cells
+
+
+def build_rules_boolean(model: Any, puzzle: Puzzle) -> list[Any]:
+    """A variant's one-hot model: exactly one digit per cell among those allowed, each digit
+    exactly once in a full group and at most once in a smaller one, a cage sum as a choice of
+    digit sets (a linear sum over d * x wakes CP-SAT's LP: 100x slower on killers)."""
+    lay, n = layout(puzzle.shape, puzzle.rules), puzzle.side
+    x = [[model.new_bool_var("") for _ in range(n)] for _ in range(puzzle.shape.cells)]
+    for cell, row in enumerate(x):
+        model.add_exactly_one(row)
+        allowed = set(allowed_digits(lay, puzzle, cell))
+        for d in range(n):
+            if d + 1 not in allowed:
+                model.add(row[d] == 0)
+    for g, group in enumerate(lay.groups):
+        add = model.add_exactly_one if lay.is_full(g) else model.add_at_most_one
+        for d in range(n):
+            add([x[c][d] for c in group])
+    for group, total in lay.sums:
+        add_digit_sets(model, x, group, total, lay)
+    return [sum((d + 1) * b for d, b in enumerate(row)) for row in x]
+
+
+def add_digit_sets(model: Any, x: list[list[Any]], group: tuple[int, ...], total: int,
+                   lay: Layout) -> None:
+    """A cage's sum as a choice among the sets of distinct digits that make it: one set chosen,
+    each of its digits somewhere in the cage, a digit in a cell only if a chosen set has it."""
+    allowed = 0
+    for c in group:
+        allowed |= lay.allowed[c]
+    sets = sum_sets(len(group), total, lay.side, allowed)
+    chosen = [model.new_bool_var("") for _ in sets]
+    if not chosen:  # no digits make the sum: the puzzle has no solution
+        model.add_bool_or([model.new_constant(0)])
+    model.add_exactly_one(chosen)
+    for mask, pick in zip(sets, chosen):
+        for d in digits_of(mask):
+            model.add_bool_or([pick.Not(), *(x[c][d - 1] for c in group)])
+    for d in range(1, lay.side + 1):
+        having = [pick for mask, pick in zip(sets, chosen) if mask >> (d - 1) & 1]
+        for c in group:
+            model.add_bool_or([x[c][d - 1].Not(), *having])
+
+
+RULE_BUILDERS = {"integer": build_rules_integer, "boolean": build_rules_boolean}
 
 
 @contextmanager
@@ -116,6 +187,7 @@ class CPSat(Backend):
     choices = {"model": ("integer", "boolean")}
     counting = "nearly constant memory: CP-SAT's own bookkeeping grows slightly"
     stats_keys = ("encode_s", "solve_s", "branches", "conflicts")
+    kinds = frozenset({CLASSIC_KIND, *KINDS})
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
@@ -141,9 +213,14 @@ class CPSat(Backend):
         from ortools.sat.python import cp_model
 
         start = time.perf_counter()
-        shaped = self.models[puzzle.shape]
+        if puzzle.rules.classic:
+            shaped = self.models[puzzle.shape]
+        else:  # a variant: a model of its own
+            model = cp_model.CpModel()
+            shaped = ShapeModel(model, RULE_BUILDERS[self.options["model"]](model, puzzle),
+                                lambda cell, given: (0, 0))
         solver = self._solver(cp_model, deadline, enumerate_all=limit != 1)
-        with pinned(shaped, puzzle):
+        with pinned(shaped, puzzle) if puzzle.rules.classic else nullcontext():
             pinned_at = time.perf_counter()
             solutions, complete, status = self._run(cp_model, solver, shaped, limit)
         if status == cp_model.MODEL_INVALID:

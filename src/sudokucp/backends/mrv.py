@@ -10,6 +10,10 @@ The search is one loop over preallocated per-depth arrays: nothing is allocated 
 clock is read every CHECK_EVERY nodes. The hidden-single scan is the engine's
 (propagation.lone_digits, given the free masks). Nodes count values placed; backtracks count
 cells emptied after every candidate failed.
+A variant (sudokucp.rules) runs `search_rules`, the same loop over every group of its layout (a
+free mask per group, the full groups first: only they force a digit's last place), each cell's
+candidates ANDed in, and each cage sum pruning the candidates of its cells: a digit stays only
+while the cage's free cells can still make what is left of its sum with its unused digits.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from sudokucp.backends.base import (
 from sudokucp.clock import expired
 from sudokucp.engine.propagation import lone_digits
 from sudokucp.puzzle import Grid, Puzzle, geometry
+from sudokucp.rules import CLASSIC_KIND, KINDS, layout
 
 OpenCell = tuple[int, int, int, int]  # row unit, column unit, box unit, cell
 
@@ -182,6 +187,158 @@ def search(puzzle: Puzzle, free: list[int], entries: list[OpenCell], limit: int,
         stats.update(nodes=nodes, backtracks=backtracks)
 
 
+class Groups:
+    """A variant's search state: a free mask per group (full groups first), each cage sum's
+    digits left unused, the sum still to make and its cells still open."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        lay = layout(puzzle.shape, puzzle.rules)
+        order = sorted(range(len(lay.groups)), key=lambda g: not lay.is_full(g))
+        at = {g: i for i, g in enumerate(order)}
+        self.units = [lay.groups[g] for g in order]
+        self.nfull = sum(1 for g in order if lay.is_full(g))
+        self.free = [lay.full] * len(self.units)
+        self.allowed = lay.allowed
+        self.cell_units = [tuple(at[g] for g in groups) for groups in lay.cell_groups]
+        self.unused = [lay.full] * len(lay.sums)
+        self.left = [total for _, total in lay.sums]
+        self.open = [len(cells) for cells, _ in lay.sums]
+        self.cell_sums: list[tuple[int, ...]] = [() for _ in lay.allowed]
+        for k, (cells, _) in enumerate(lay.sums):
+            for c in cells:
+                self.cell_sums[c] += (k,)
+
+    def candidates(self, cell: int) -> int:
+        """The digits `cell` may take now."""
+        mask = self.allowed[cell]
+        for u in self.cell_units[cell]:
+            mask &= self.free[u]
+        for k in self.cell_sums[cell]:
+            mask &= self.sum_digits(k)
+        return mask
+
+    def sum_digits(self, k: int) -> int:
+        """The digits one more cell of cage k may take so that the rest can still make its sum."""
+        ok, unused, count, left = 0, self.unused[k], self.open[k] - 1, self.left[k]
+        mask = unused
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            if reachable(unused ^ bit, count, left - bit.bit_length()):
+                ok |= bit
+        return ok
+
+    def place(self, cell: int, bit: int) -> None:
+        for u in self.cell_units[cell]:
+            self.free[u] ^= bit
+        for k in self.cell_sums[cell]:
+            self.unused[k] ^= bit
+            self.left[k] -= bit.bit_length()
+            self.open[k] -= 1
+
+    def remove(self, cell: int, bit: int) -> None:
+        for u in self.cell_units[cell]:
+            self.free[u] |= bit
+        for k in self.cell_sums[cell]:
+            self.unused[k] |= bit
+            self.left[k] += bit.bit_length()
+            self.open[k] += 1
+
+    def take_givens(self, cells: Grid) -> bool:
+        """Place the givens; False when one breaks a rule."""
+        for cell, value in enumerate(cells):
+            if value:
+                bit = 1 << (value - 1)
+                if not self.candidates(cell) & bit:
+                    return False
+                self.place(cell, bit)
+        return True
+
+
+def reachable(mask: int, count: int, target: int) -> bool:
+    """Whether `count` distinct digits of `mask` may add up to `target` (between the sums of its
+    smallest and of its largest `count`)."""
+    if count == 0:
+        return target == 0
+    digits = [d + 1 for d in range(mask.bit_length()) if mask >> d & 1]
+    return len(digits) >= count and sum(digits[:count]) <= target <= sum(digits[-count:])
+
+
+def search_rules(puzzle: Puzzle, limit: int, deadline: float | None, dynamic: bool,
+                 hidden: bool, solutions: Found) -> SearchOutcome:
+    """The search of `search` on a variant's groups: (solutions, exhausted, stats)."""
+    g = Groups(puzzle)
+    stats: dict[str, float] = {"nodes": 0, "backtracks": 0}
+    if not g.take_givens(puzzle.cells):
+        return solutions, True, stats
+    cells = [c for c, v in enumerate(puzzle.cells) if not v]
+    if not dynamic:
+        cells.sort(key=lambda c: (g.candidates(c).bit_count(), c))
+    m, grid = len(cells), list(puzzle.cells)
+    bits, masks, cands = [0] * m, [0] * m, [0] * puzzle.shape.cells
+    full_units = g.units[:g.nfull]
+    nodes = backtracks = k = 0
+    try:
+        while True:
+            if k == m:
+                solutions.append(tuple(grid))
+                if len(solutions) == limit:
+                    return solutions, False, stats
+                mask = 0
+            else:
+                mask = pick(g, cells, cands, full_units, k, dynamic, hidden)
+                if not mask:
+                    backtracks += 1
+            while not mask:  # back to the deepest cell with a candidate left
+                k -= 1
+                if k < 0:
+                    return solutions, True, stats
+                g.remove(cells[k], bits[k])
+                grid[cells[k]] = 0
+                mask = masks[k]
+                backtracks += not mask
+            bit = mask & -mask
+            masks[k], bits[k] = mask ^ bit, bit
+            g.place(cells[k], bit)
+            grid[cells[k]] = bit.bit_length()
+            nodes += 1
+            if not nodes & CHECK_MASK and expired(deadline):
+                stats[TIMED_OUT] = 1
+                return solutions, False, stats
+            k += 1
+    finally:
+        stats.update(nodes=nodes, backtracks=backtracks)
+
+
+def pick(g: Groups, cells: list[int], cands: list[int], full_units: list[tuple[int, ...]],
+         k: int, dynamic: bool, hidden: bool) -> int:
+    """The candidates of the cell swapped into place k: the fewest (dynamic) or the next
+    (static); with `hidden`, a digit's last place in a full group when no cell is forced."""
+    if not dynamic:
+        return g.candidates(cells[k])
+    best, mask, at = len(g.free) + 64, 0, k
+    for c in cells:
+        cands[c] = 0
+    for i in range(k, len(cells)):
+        cand = g.candidates(cells[i])
+        cands[cells[i]] = cand
+        if cand.bit_count() < best:
+            best, mask, at = cand.bit_count(), cand, i
+            if best < 2:
+                break
+    if hidden and best > 1:
+        found = lone_digits(cands, full_units, g.free[:len(full_units)])
+        if found is False:
+            return 0
+        if found is not None:
+            u, lone = found
+            bit = lone & -lone
+            cell = next(c for c in full_units[u] if cands[c] & bit)
+            at, mask = cells.index(cell, k), bit
+    cells[k], cells[at] = cells[at], cells[k]
+    return mask
+
+
 class MRV(Backend):
     """Backtracking that fills the most constrained cell first.
 
@@ -195,8 +352,12 @@ class MRV(Backend):
     choices = {"order": ("dynamic", "static")}
     tracer: Tracer | None = None  # set by sudokucp.teaching.trace
     stats_keys = ("nodes", "backtracks")
+    kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant: search_rules (not traced)
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
+        if not puzzle.rules.classic:
+            return search_rules(puzzle, limit, deadline, self.options["order"] == "dynamic",
+                                self.options["hidden"], self.collector())
         free = build_free(puzzle)
         if free is False:
             return [], True, {"nodes": 0, "backtracks": 0}

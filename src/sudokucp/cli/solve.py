@@ -349,7 +349,7 @@ def run_backends(args: argparse.Namespace) -> int:
             continue
         options = " ".join(f"{k}={v}" for k, v in cls.defaults.items()) or "-"
         rows.append((name, "yes" if cls.available() else "no", cls.version()))
-        notes.append([cls.description, f"options: {options}"]
+        notes.append([cls.description, f"options: {options}", f"kinds: {_kinds(cls)}"]
                      + ([] if cls.available() else [f"not available: {unavailable_reason(cls)}"]))
         counting.append((name, cls.counting))
     widths = [max(len(r[i]) for r in rows) for i in range(2)]
@@ -366,6 +366,13 @@ def run_backends(args: argparse.Namespace) -> int:
     aliases = ", ".join(f"{a} -> {n}" for a, n in sorted(ALIASES.items()))
     print("\n" + _wrap(f"aliases: {aliases}", width, "", "  "))
     return EXIT_OK
+
+
+def _kinds(cls: type) -> str:
+    """The puzzle kinds a backend takes, in the order of sudokucp.rules.KINDS."""
+    from sudokucp.rules import CLASSIC_KIND, KINDS
+
+    return ", ".join(k for k in (CLASSIC_KIND, *KINDS) if k in cls.kinds)
 
 
 def _wrap(text: str, width: int, first: str, rest: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result
+from sudokucp.rules import CLASSIC, Rules
 
 GRACE = 0.5  # seconds past the time limit before the kill
 KEEP = 1000  # solutions a run keeps by default: enough to cross-check counts, bounded in memory
@@ -83,7 +84,8 @@ def to_json(value: Task | Result) -> dict[str, Any]:
     return {"task": {"key": value.key, "spec": value.spec, "limit": value.limit,
                      "box": [puzzle.shape.box_rows, puzzle.shape.box_cols],
                      "cells": puzzle.cells, "name": puzzle.name,
-                     "limits": vars(value.limits), "meta": value.meta, "keep": value.keep}}
+                     "limits": vars(value.limits), "meta": value.meta, "keep": value.keep,
+                     **({} if puzzle.rules.classic else {"rules": puzzle.rules.to_dict()})}}
 
 
 def from_json(data: Mapping[str, Any]) -> Task | Result:
@@ -91,6 +93,7 @@ def from_json(data: Mapping[str, Any]) -> Task | Result:
     if "result" in data:
         return Result.from_dict(data["result"])
     task = data["task"]
-    puzzle = Puzzle(Shape(*task["box"]), tuple(task["cells"]), task["name"])
+    rules = Rules.from_dict(task["rules"]) if "rules" in task else CLASSIC  # a variant's
+    puzzle = Puzzle(Shape(*task["box"]), tuple(task["cells"]), task["name"], rules)
     return Task(task["key"], task["spec"], puzzle, task["limit"],
                 ResourceLimits(**task["limits"]), task["meta"], task.get("keep", KEEP))

@@ -8,6 +8,8 @@ holds the puzzle and which the solution. Every line is judged as it comes: a bad
 entry with its error (line, column, reason) and the reading goes on. A line that holds one grid's
 cells and nothing else is read at once by plain.py, which hands anything unusual back to this
 reader.
+A '# variant:' line opens a variant block, an f-puzzles string or link is one puzzle, and a .json
+file may hold a killer's cages or an f-puzzles object: io/variants.py reads them.
 The writers need only the shape and live in puzzle.py; WRITERS names them for `--format`.
 """
 
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from sudokucp.io import variants
 from sudokucp.io.plain import plain_puzzle, plain_text
 from sudokucp.io.records import Record, csv_header, split_record
 from sudokucp.io.tokens import (
@@ -54,6 +57,7 @@ BLANK, COMMENT, TITLE, HEADER = "blank", "comment", "title", "header"
 CELLS, BROKEN = "cells", "broken"
 RULE_CHARS = frozenset(" \t|-+=[]{};,")
 MAX_LINE = 1 << 16  # characters; the longest puzzle line (625 numbers and a comment) is far shorter
+FPUZZLES = variants.FPUZZLES_START  # in every f-puzzles string
 MAX_LOOKAHEAD = 64  # lines looked at past a line to tell a 16x16 row from a 4x4 puzzle
 UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 Source = str | Path | Iterable[str] | Iterable[bytes]
@@ -190,6 +194,28 @@ class _Reader:
                 self.columns = csv_header(line.text)
             elif line.kind == CELLS:
                 yield self._entry(line)
+            elif line.kind == COMMENT and variants.is_header(line.text):
+                yield self._variant(line)
+
+    def _variant(self, first: Line) -> Entry:
+        """A variant block: the header and the lines up to a blank one (or another header)."""
+        block, broken = [(first.number, first.text)], None
+        while (line := self._next()) is not None:
+            if line.kind == BLANK or line.kind == COMMENT and variants.is_header(line.text):
+                self.ahead.appendleft(line)
+                break
+            if line.kind == BROKEN:
+                broken = broken or line.error
+            else:
+                block.append((line.number, line.text))
+        comment = self._title()
+        if broken is not None:
+            return Entry(first.number, error=broken, comment=comment)
+        try:
+            puzzle = variants.read_block(block, self.shape, f"{self.stem}:{first.number}")
+        except PuzzleError as err:
+            return Entry(first.number, error=_placed(err, first.number), comment=comment)
+        return Entry(first.number, puzzle, comment=comment)
 
     def _next(self) -> Line | None:
         return self.ahead.popleft() if self.ahead else next(self.lines, None)
@@ -224,10 +250,20 @@ class _Reader:
             puzzle = plain_puzzle(line.text, self.shape, f"{self.stem}:{line.number}")
             if puzzle is not None:
                 return Entry(line.number, puzzle, comment=self._title())
+        if FPUZZLES in line.text and variants.fpuzzles_payload(line.text):
+            return self._fpuzzles(line)
         record = split_record(line.text, self.columns)
         if self._starts_grid(line, count_cells(record.puzzle)):
             return self._grid(line)
         return self._single(line, record)
+
+    def _fpuzzles(self, line: Line) -> Entry:
+        comment = self._title()
+        try:
+            puzzle = variants.read_fpuzzles(line.text, f"{self.stem}:{line.number}", line.number)
+        except PuzzleError as err:
+            return Entry(line.number, error=_placed(err, line.number), comment=comment)
+        return Entry(line.number, puzzle, comment=comment)
 
     def _starts_grid(self, line: Line, count: int) -> bool:
         """A line starts a grid when it may be a row but no whole puzzle, and so may the next."""
@@ -317,8 +353,27 @@ def _closing(handle, path: Path) -> Iterator[bytes]:
 
 def iter_entries(source: Source, *, shape: Shape | None = None) -> Iterator[Entry]:
     """Every entry of a puzzle file ('-' for standard input, or lines), yielded as it is read."""
+    if isinstance(source, (str, Path)) and str(source).lower().endswith(".json"):
+        found = _json_entries(Path(source))
+        if found is not None:
+            return iter(found)
     raw, stem = _open(source)
     return _Reader(_lines(raw), shape, stem).entries()
+
+
+def _json_entries(path: Path) -> list[Entry] | None:
+    """The puzzle of a variant's JSON file (a killer's cages, an f-puzzles object), or None
+    when the file holds something else for the line reader."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise PuzzleError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}"
+                          ) from None
+    try:
+        puzzles = variants.json_puzzles(text, path.stem)
+    except PuzzleError as err:
+        return [Entry(1, error=err.at_line(1))]
+    return None if puzzles is None else [Entry(1, p) for p in puzzles]
 
 
 def parse_many(text: str, *, shape: Shape | None = None, stem: str = "") -> Iterator[Entry]:
@@ -344,7 +399,14 @@ def load_puzzles(source: Source, *, shape: Shape | None = None) -> list[Puzzle]:
 
 
 def parse_grid(text: str, *, shape: Shape | None = None, name: str = "") -> Puzzle:
-    """One grid from text in any supported layout, on one line or over several."""
+    """One grid from text in any supported layout, on one line or over several; a variant block
+    or an f-puzzles string too."""
+    if FPUZZLES in text and variants.fpuzzles_payload(text):
+        return variants.read_fpuzzles(text, name)
+    if variants.has_block(text):
+        block = [(i, line.rstrip("\r")) for i, line in enumerate(text.split("\n"), 1)]
+        start = next(k for k, (_, line) in enumerate(block) if variants.is_header(line))
+        return variants.read_block(block[start:], shape, name)
     rows = []
     for line in _lines(text.split("\n")):
         if line.kind == BROKEN:

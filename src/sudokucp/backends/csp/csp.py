@@ -14,6 +14,12 @@ Glossary: x, y = variables (cell indexes), d[x] = domain bitmask (bit v-1 for di
 digit's bit, trail = (cell, old domain) pairs undone on backtrack, w[x][i] = weight of the
 constraint between x and its i-th peer. The heuristics live in order.py.
 
+A variant (sudokucp.rules) adds its groups' pairs to the binary constraints, starts each domain
+at its candidates, and keeps each cage sum as an n-ary constraint: after every assignment (and at
+the root) a value stays in a free cell of the cage only if the other free cells can still make
+what is left of the sum with distinct digits of their domains (bounds: the smallest and the
+largest such sums); with `none`, the sum is only checked.
+
 Stats: nodes = values assigned; checks = constraint checks (one test of x != y on a pair of values:
 against each assigned neighbour until a conflict with `none`, each value of a revised domain with
 `fc`, AC-3's REVISE scanning for a support with `mac`); revisions = arcs revised; guesses = values
@@ -29,6 +35,7 @@ from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, Search
 from sudokucp.backends.csp.order import pick_variable, value_order
 from sudokucp.clock import expired
 from sudokucp.puzzle import Puzzle, geometry
+from sudokucp.rules import CLASSIC_KIND, KINDS, layout
 
 
 class _Stop(Exception):
@@ -39,24 +46,87 @@ class Network:
     """The constraint network of one puzzle and the search state over it."""
 
     def __init__(self, puzzle: Puzzle, propagation: str, weighted: bool) -> None:
-        g = geometry(puzzle.shape)
         n = puzzle.side
-        self.peers = g.peers
         self.value = list(puzzle.cells)  # 0 = unassigned
         self.full = (1 << n) - 1
         self.d = [self.full if not v else 1 << (v - 1) for v in puzzle.cells]
+        self.sums: list[tuple[tuple[int, ...], int]] = []  # a killer's cages with their sums
+        self.cell_sums: list[list[int]] = []  # per cell, its cages in `sums`
+        if puzzle.rules.classic:
+            self.peers = geometry(puzzle.shape).peers
+        else:
+            self._variant(puzzle)
         self.propagation = propagation
         self.trail: list[tuple[int, int]] = []
         self.stats = {"nodes": 0, "checks": 0, "revisions": 0, "guesses": 0, "backtracks": 0}
         self.w = [[1] * len(p) for p in self.peers] if weighted else None
         self.slot = [{y: i for i, y in enumerate(p)} for p in self.peers] if weighted else None
 
+    def _variant(self, puzzle: Puzzle) -> None:
+        """A variant's peers, candidate domains and cage sums."""
+        lay = layout(puzzle.shape, puzzle.rules)
+        self.peers = lay.peers
+        self.allowed = lay.allowed
+        self.d = [d & lay.allowed[x] for x, d in enumerate(self.d)]
+        self.sums = list(lay.sums)
+        self.cell_sums = [[] for _ in self.d]
+        for k, (cells, _) in enumerate(self.sums):
+            for x in cells:
+                self.cell_sums[x].append(k)
+
+    allowed: tuple[int, ...] | None = None  # a variant's candidates per cell (None: any digit)
+
     # --- consistency ----------------------------------------------------------------------------
 
     def givens_clash(self) -> bool:
         """Whether two givens of one unit hold the same digit."""
         v = self.value
+        if not all(self.d):  # a given outside its candidates
+            return True
         return any(v[x] and any(v[y] == v[x] for y in self.peers[x]) for x in range(len(v)))
+
+    def narrow_sum(self, k: int, narrowed: list[int]) -> bool:
+        """Cage k's free cells narrowed to the values that leave the rest of its sum reachable
+        (appended to `narrowed`); only a check with `none`. False when the sum is out of reach."""
+        cells, total = self.sums[k]
+        used, left, free = 0, total, []
+        for x in cells:
+            if self.value[x]:
+                used |= 1 << (self.value[x] - 1)
+                left -= self.value[x]
+            else:
+                free.append(x)
+        if not free:
+            return left == 0
+        union = 0
+        for y in free:
+            union |= self.legal(y)  # the domain, or with `none` the values no neighbour holds
+        union &= ~used
+        if not reachable(union, len(free), left):
+            return False
+        if self.propagation == "none":
+            return True
+        for y in free:
+            dy, keep = self.d[y], 0
+            self.stats["checks"] += dy.bit_count()
+            for bit in bits_of(dy & ~used):
+                if reachable(union & ~bit, len(free) - 1, left - bit.bit_length()):
+                    keep |= bit
+            if keep != dy:
+                self.shrink(y, keep)
+                if not keep:
+                    return False
+                narrowed.append(y)
+        return True
+
+    def narrow_sums(self, cages: list[int] | range) -> list[int] | None:
+        """The cells narrowed by the sums of `cages`, or None when one is out of reach."""
+        narrowed: list[int] = []
+        for k in cages:
+            self.stats["revisions"] += 1
+            if not self.narrow_sum(k, narrowed):
+                return None
+        return narrowed
 
     def consistent(self, x: int, digit: int) -> bool:
         """`none`: digit against each assigned neighbour, counting checks until a conflict."""
@@ -80,7 +150,7 @@ class Network:
         for y in self.peers[x]:
             if self.value[y]:
                 used |= 1 << (self.value[y] - 1)
-        return self.full & ~used
+        return (self.full if self.allowed is None else self.allowed[x]) & ~used
 
     # --- propagation ----------------------------------------------------------------------------
 
@@ -144,6 +214,8 @@ class Network:
     def root(self) -> bool:
         """The domains before the search: the givens forward checked (`fc`), all arcs made
         consistent (`mac`); False when that proves the puzzle unsolvable."""
+        if self.sums and self.narrow_sums(range(len(self.sums))) is None:
+            return False
         if self.propagation == "none":
             return True
         given = [x for x, v in enumerate(self.value) if v]
@@ -154,11 +226,20 @@ class Network:
         return self.ac3(arcs)
 
     def infer(self, x: int) -> bool:
-        """The propagation after assigning x; False on a wipe-out."""
+        """The propagation after assigning x; False on a wipe-out or a cage sum out of reach."""
+        narrowed: list[int] = []
+        if self.sums and self.cell_sums[x]:
+            found = self.narrow_sums(self.cell_sums[x])
+            if found is None:
+                return False
+            narrowed = found
         if self.propagation == "fc":
             return self.forward_check(x)
         if self.propagation == "mac":
-            return self.ac3(self.arcs_into(x))
+            arcs = self.arcs_into(x)
+            for y in narrowed:
+                arcs += self.arcs_into(y)
+            return self.ac3(arcs)
         return True
 
     def undo(self, mark: int) -> None:
@@ -172,6 +253,25 @@ class Network:
         """dom/wdeg: the constraint x != y caused a failure, its weight grows by one."""
         self.w[x][self.slot[x][y]] += 1
         self.w[y][self.slot[y][x]] += 1
+
+
+def bits_of(mask: int) -> list[int]:
+    """The single bits of a mask, lowest first."""
+    out = []
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        out.append(bit)
+    return out
+
+
+def reachable(mask: int, count: int, target: int) -> bool:
+    """Whether `count` distinct digits of `mask` may add up to `target`: it lies between the
+    sums of the smallest and of the largest `count` of them."""
+    if count == 0:
+        return target == 0
+    digits = [bit.bit_length() for bit in bits_of(mask)]
+    return len(digits) >= count and sum(digits[:count]) <= target <= sum(digits[-count:])
 
 
 class Search:
@@ -237,6 +337,7 @@ class CSP(Backend):
     choices = {"propagation": ("none", "fc", "mac"), "order": ("static", "mrv", "dom/wdeg"),
                "values": ("ascending", "lcv")}
     stats_keys = ("nodes", "checks", "revisions", "guesses", "backtracks")
+    kinds = frozenset({CLASSIC_KIND, *KINDS})
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         net = Network(puzzle, self.options["propagation"], self.options["order"] == "dom/wdeg")

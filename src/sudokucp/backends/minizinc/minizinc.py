@@ -12,6 +12,8 @@ per process, before the clock (`_prepare`). Counting asks for `limit` solutions
 dropped (the package's `solve` would gather every one: 1.3 GB for 1.9 M solutions); the count is
 exact when MiniZinc reports the search exhausted.
 Stats read back: nodes and failures (the solver's), encode_s, solve_s.
+A variant runs sudoku_variant.mzn, whose data are the groups, cage sums and candidates of
+sudokucp.rules.layout.
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, OptionError, SearchOutcome
 from sudokucp.puzzle import Grid, Puzzle, Shape
+from sudokucp.rules import CLASSIC_KIND, KINDS, digits_of, layout
 
 MODEL = "sudoku.mzn"
+VARIANT_MODEL = "sudoku_variant.mzn"
 INSTALL = ("the MiniZinc toolchain is not installed (no `minizinc` binary on PATH): "
            "apt-get install minizinc flatzinc (Debian, Ubuntu), or MiniZinc's own bundle")
 PIP = "the Python package minizinc is not installed: pip install 'sudoku-cp[minizinc]'"
@@ -67,12 +71,23 @@ def usable_solvers() -> dict[str, str]:
 
 
 @cache
-def instance_for(solver_id: str) -> Any:
-    """sudoku.mzn on a solver of the install, without data (MiniZinc reads the model once)."""
+def instance_for(solver_id: str, model_file: str = MODEL) -> Any:
+    """A model (sudoku.mzn by default) on a solver of the install, without data (MiniZinc reads
+    the model once)."""
     import minizinc
 
-    model = minizinc.Model(Path(__file__).with_name(MODEL))
+    model = minizinc.Model(Path(__file__).with_name(model_file))
     return minizinc.Instance(minizinc.Solver.lookup(solver_id), model)
+
+
+def variant_data(puzzle: Puzzle) -> dict[str, Any]:
+    """The data of sudoku_variant.mzn for a puzzle: cells numbered from 1."""
+    lay = layout(puzzle.shape, puzzle.rules)
+    return {"n": puzzle.side, "givens": list(puzzle.cells),
+            "allowed": [set(digits_of(m)) for m in lay.allowed],
+            "ngroups": len(lay.groups), "groups": [{c + 1 for c in g} for g in lay.groups],
+            "nsums": len(lay.sums), "cages": [{c + 1 for c in g} for g, _ in lay.sums],
+            "sums": [total for _, total in lay.sums]}
 
 
 class _Watched:
@@ -132,8 +147,9 @@ def stop_on_interrupt(instance: Any) -> Iterator[None]:
 
 
 def grid_of(solution: Any) -> Grid:
-    """The cells of one MiniZinc solution, row-major."""
-    return tuple(v for line in solution.x for v in line)
+    """The cells of one MiniZinc solution, row-major (a variant's x is one array already)."""
+    x = solution.x
+    return tuple(x) if x and not isinstance(x[0], list) else tuple(v for line in x for v in line)
 
 
 class MiniZinc(Backend):
@@ -147,6 +163,7 @@ class MiniZinc(Backend):
     package = "minizinc"
     defaults = {"solver": "gecode", "domain": True}
     counting = "constant memory: solutions read as MiniZinc streams them"
+    kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant: sudoku_variant.mzn
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -188,11 +205,16 @@ class MiniZinc(Backend):
         n, shape = puzzle.side, puzzle.shape
         left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
         found = self.collector()
-        with self._instance().branch() as instance, warnings.catch_warnings():
+        model = MODEL if puzzle.rules.classic else VARIANT_MODEL
+        with self._instance(model).branch() as instance, warnings.catch_warnings():
             warnings.simplefilter("ignore", MiniZincWarning)  # Gecode 6.2's library is dated
-            instance["r"], instance["c"] = shape.box_rows, shape.box_cols
             instance["dom"] = self.options["domain"]
-            instance["givens"] = [list(puzzle.cells[i * n:(i + 1) * n]) for i in range(n)]
+            if puzzle.rules.classic:
+                instance["r"], instance["c"] = shape.box_rows, shape.box_cols
+                instance["givens"] = [list(puzzle.cells[i * n:(i + 1) * n]) for i in range(n)]
+            else:
+                for key, value in variant_data(puzzle).items():
+                    instance[key] = value
             with stop_on_interrupt(instance):
                 outcome, raw = asyncio.run(self._stream(instance, found, limit, left))
         return self._read(minizinc.Status, outcome, raw, found, limit, deadline is not None)
@@ -229,6 +251,6 @@ class MiniZinc(Backend):
                 stats[name] = raw[key].total_seconds()
         return stats
 
-    def _instance(self) -> Any:
+    def _instance(self, model: str = MODEL) -> Any:
         """The model on the chosen solver, analysed once per process; each grid is a branch."""
-        return instance_for(usable_solvers()[self.options["solver"]])
+        return instance_for(usable_solvers()[self.options["solver"]], model)

@@ -5,17 +5,23 @@ Encodings (Lynce & Ouaknine): `minimal` = each cell has at least one digit, each
 per unit (exactly one per cell follows by counting); `extended` adds at most one digit per cell and
 each digit at least once per unit. `simplify` applies a grid's givens (satisfied clauses dropped,
 false literals removed, free variables renumbered 1..F). Not a backend: `sat` and `pysat` read it.
+A variant (sudokucp.rules; `encode_rules`, `encoding_for`) has every group of its layout where
+the classic grid has its units (at most once per group, at least once per full group), its
+candidates as unit clauses, and each cage sum as a choice among the digit sets that make it: an
+auxiliary variable per set (numbered after n^3), one of them true, each of its digits somewhere
+in the cage, a digit in a cage only if a true set has it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 import numpy as np
 
-from sudokucp.puzzle import Grid, Shape, geometry
+from sudokucp.puzzle import Grid, Puzzle, Shape, geometry
+from sudokucp.rules import Layout, Rules, digits_of, layout, sum_sets
 
 ENCODINGS = ("minimal", "extended")
 Clauses = list[list[int]]
@@ -30,18 +36,20 @@ class Encoding:
     binaries: np.ndarray  # (B, 2) variable pairs, one clause (-a | -b) each
     longs: np.ndarray  # (L, n) variables, one clause (a1 | ... | an) each
     kills: np.ndarray  # (n^3 + 1, K) variables made false by each variable; row 0 unused
+    extra: int = 0  # a variant's auxiliary variables, numbered after n^3
+    others: tuple[tuple[int, ...], ...] = ()  # a variant's other clauses (any signs, lengths)
 
     @property
     def variables(self) -> int:
-        return self.n ** 3
+        return self.n ** 3 + self.extra
 
     @property
     def clauses(self) -> int:
-        return len(self.binaries) + len(self.longs)
+        return len(self.binaries) + len(self.longs) + len(self.others)
 
     def cnf(self) -> list[list[int]]:
         """Every clause as a list of literals, the givens not applied (for assumptions)."""
-        return (-self.binaries).tolist() + self.longs.tolist()
+        return (-self.binaries).tolist() + self.longs.tolist() + [list(c) for c in self.others]
 
 
 @cache
@@ -71,6 +79,71 @@ def kill_table(shape: Shape, var: np.ndarray) -> np.ndarray:
     return np.vstack([np.zeros((1, kills.shape[1]), dtype=kills.dtype), kills])
 
 
+def encoding_for(puzzle: Puzzle, kind: str) -> Encoding:
+    """The clauses of a puzzle's shape, or of its shape and rules for a variant."""
+    if puzzle.rules.classic:
+        return encode(puzzle.shape, kind)
+    return encode_rules(puzzle.shape, puzzle.rules, kind)
+
+
+@lru_cache(maxsize=32)
+def encode_rules(shape: Shape, rules: Rules, kind: str) -> Encoding:
+    """The clauses of a variant: its groups, candidates and cage sums (the last few kept)."""
+    n, lay = shape.side, layout(shape, rules)
+    var = np.arange(1, n ** 3 + 1).reshape(n * n, n)
+    pairs = np.array([(a, b) for a in range(n * n) for b in lay.peers[a] if a < b])
+    binaries = [np.stack([var[pairs[:, 0]], var[pairs[:, 1]]], axis=-1).reshape(-1, 2)]
+    longs = [var]
+    if kind == "extended":
+        digit_pairs = np.array(list(combinations(range(n), 2)))
+        binaries.append(np.stack([var[:, digit_pairs[:, 0]], var[:, digit_pairs[:, 1]]],
+                                 axis=-1).reshape(-1, 2))
+        full = [g for i, g in enumerate(lay.groups) if lay.is_full(i)]
+        longs.append(var[np.array(full)].transpose(0, 2, 1).reshape(-1, n))
+    others = [(-int(var[c, d]),) for c in range(n * n) for d in range(n)
+              if not lay.allowed[c] >> d & 1]
+    top = n ** 3
+    for group, total in lay.sums:
+        clauses, top = sum_clauses(lay, var, group, total, top)
+        others += clauses
+    return Encoding(n, np.concatenate(binaries), np.concatenate(longs),
+                    padded_kills(lay, var), top - n ** 3, tuple(others))
+
+
+def sum_clauses(lay: Layout, var: np.ndarray, group: tuple[int, ...], total: int, top: int
+                ) -> tuple[list[tuple[int, ...]], int]:
+    """A cage sum's clauses over new variables top+1.. (one per digit set that makes it): one
+    set true, each of its digits in some cell, a digit in a cell only if a true set has it.
+    Returns the clauses and the highest variable used."""
+    allowed = 0
+    for c in group:
+        allowed |= lay.allowed[c]
+    sets = sum_sets(len(group), total, lay.side, allowed)
+    if not sets:  # nothing makes the sum: a fresh variable both true and false
+        return [(top + 1,), (-(top + 1),)], top + 1
+    picks = list(range(top + 1, top + len(sets) + 1))
+    clauses: list[tuple[int, ...]] = [tuple(picks)]
+    for mask, pick in zip(sets, picks):
+        clauses += [(-pick, *(int(var[c, d - 1]) for c in group)) for d in digits_of(mask)]
+    for d in range(lay.side):
+        having = tuple(p for mask, p in zip(sets, picks) if mask >> d & 1)
+        clauses += [(-int(var[c, d]), *having) for c in group]
+    return clauses, picks[-1]
+
+
+def padded_kills(lay: Layout, var: np.ndarray) -> np.ndarray:
+    """kill_table for a variant, whose cells have different numbers of peers: rows padded with
+    variable 0 (unused)."""
+    n = lay.side
+    width = n - 1 + max(map(len, lay.peers))
+    kills = np.zeros((n ** 3 + 1, width), dtype=var.dtype)
+    for cell, peers in enumerate(lay.peers):
+        for d in range(n):
+            row = [var[cell, e] for e in range(n) if e != d] + [var[p, d] for p in peers]
+            kills[var[cell, d], :len(row)] = row
+    return kills
+
+
 @dataclass
 class Simplified:
     """The clauses left by the givens, over the free variables renumbered 1..F."""
@@ -93,6 +166,8 @@ def simplify(enc: Encoding, cells: Grid) -> Simplified | None:
         return None
     state[0] = -1
     state[true] = 1
+    if enc.others and not _unit_clauses(enc.others, state):
+        return None
     free = np.flatnonzero(state == 0)
     renumber = np.zeros(enc.variables + 1, dtype=np.int64)
     renumber[free] = np.arange(1, len(free) + 1)
@@ -100,7 +175,44 @@ def simplify(enc: Encoding, cells: Grid) -> Simplified | None:
     pairs = enc.binaries[open_[enc.binaries[:, 0]] & open_[enc.binaries[:, 1]]]
     clauses = (-renumber[pairs]).tolist()
     longs = shorten(enc.longs, state, renumber)
-    return None if longs is None else Simplified(clauses + longs, free)
+    if longs is None:
+        return None
+    others = shorten_others(enc.others, state, renumber) if enc.others else []
+    return None if others is None else Simplified(clauses + longs + others, free)
+
+
+def _unit_clauses(others: tuple[tuple[int, ...], ...], state: np.ndarray) -> bool:
+    """Apply a variant's unit clauses (candidates) to the state; False when one contradicts the
+    givens."""
+    for clause in others:
+        if len(clause) == 1:
+            lit = clause[0]
+            if state[abs(lit)] == (-1 if lit > 0 else 1):
+                return False
+            state[abs(lit)] = 1 if lit > 0 else -1
+    return True
+
+
+def shorten_others(others: tuple[tuple[int, ...], ...], state: np.ndarray,
+                   renumber: np.ndarray) -> Clauses | None:
+    """A variant's other clauses without the satisfied ones and the false literals, renumbered;
+    None when one empties."""
+    out = []
+    for clause in others:
+        kept, satisfied = [], False
+        for lit in clause:
+            value = state[abs(lit)] * (1 if lit > 0 else -1)
+            if value > 0:
+                satisfied = True
+                break
+            if value == 0:
+                kept.append(int(renumber[abs(lit)]) * (1 if lit > 0 else -1))
+        if satisfied:
+            continue
+        if not kept:
+            return None
+        out.append(kept)
+    return out
 
 
 def shorten(longs: np.ndarray, state: np.ndarray, renumber: np.ndarray) -> Clauses | None:
@@ -124,6 +236,7 @@ def decode(model: list[int], simple: Simplified, cells: Grid, n: int) -> Grid:
     whose variable is true."""
     values = np.array(model, dtype=np.int64)
     chosen = simple.free[values[values > 0] - 1] - 1
+    chosen = chosen[chosen < n ** 3]  # a variant's auxiliary variables hold no digit
     grid = np.array(cells)
     grid[chosen // n] = chosen % n + 1
     return tuple(grid.tolist())

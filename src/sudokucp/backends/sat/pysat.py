@@ -7,7 +7,7 @@ Two ways to give the solver a grid (option `givens`):
   blocking clause (-sel | not this grid) per solution while assuming `sel`, and retires them with
   the unit clause (-sel) afterwards: what the solver keeps stays implied by the shape's clauses.
 - `simplify`: a fresh solver per grid on the clauses the givens leave (`cnf.simplify`), blocking
-  clauses added as they are.
+  clauses added as they are. A variant (its own clauses, `cnf.encode_rules`) is always put so.
 The shape's clauses (and, for `assume`, its solver) are built before the clock by `_prepare`; a
 grid's own solver or assumptions are `encode_s`, inside it.
 The deadline interrupts the solver from a timer thread; CaDiCaL, which takes no interrupt, runs in
@@ -24,8 +24,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, SearchOutcome
-from sudokucp.backends.sat.cnf import ENCODINGS, Simplified, block, decode, encode, simplify
+from sudokucp.backends.sat.cnf import (
+    ENCODINGS,
+    Simplified,
+    block,
+    decode,
+    encode,
+    encoding_for,
+    simplify,
+)
 from sudokucp.puzzle import Grid, Puzzle, Shape
+from sudokucp.rules import CLASSIC_KIND, KINDS
 
 # python-sat's solvers that take assumptions and a limit (Lingeling takes no limit, Kissat no
 # assumptions); names as pysat.solvers.SolverNames spells them.
@@ -182,6 +191,7 @@ class PySAT(Backend):
     counting = ("grows with the count: each solution adds a blocking clause the solver keeps "
                 "(a few hundred bytes a 9x9 solution)")
     stats_keys = (*COUNTERS, "encode_s", "solve_s")
+    kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant: its own clauses, givens simplified in
 
     def _prepare(self, shape: Shape) -> None:
         """The shape's clauses; with givens=assume, the process's solver holding them too."""
@@ -214,9 +224,9 @@ class PySAT(Backend):
         """The grid put to a solver; or its solutions when the givens settle it (none when they
         break a unit, the givens themselves when they fill the grid)."""
         encoding, name = self.options["encoding"], self.options["solver"]
-        if self.options["givens"] == "assume":
+        if self.options["givens"] == "assume" and puzzle.rules.classic:
             return assumed(puzzle, encoding, name)
-        simple = simplify(encode(puzzle.shape, encoding), puzzle.cells)
+        simple = simplify(encoding_for(puzzle, encoding), puzzle.cells)
         if simple is None:
             return []
         if not len(simple.free):

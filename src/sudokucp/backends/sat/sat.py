@@ -27,10 +27,12 @@ from sudokucp.backends.sat.cnf import (
     block,
     decode,
     encode,
+    encoding_for,
     simplify,
 )
 from sudokucp.clock import expired
 from sudokucp.puzzle import Grid, Puzzle, Shape
+from sudokucp.rules import CLASSIC_KIND, KINDS
 
 FIRST_CHUNK = 200_000  # propagations of the first chunk when a deadline is set
 
@@ -73,6 +75,7 @@ class PycoSAT(Backend):
     counting = ("grows with the count: each solution adds a blocking clause that PicoSAT keeps "
                 "(about 1 KB a 9x9 solution)")
     stats_keys = ("variables", "clauses", "base_clauses", "encode_s", "solve_s")
+    kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant's clauses: cnf.encode_rules
 
     def _prepare(self, shape: Shape) -> None:
         """The shape's clauses (cnf.encode keeps them for the process)."""
@@ -82,7 +85,7 @@ class PycoSAT(Backend):
         import pycosat
 
         start = time.perf_counter()
-        enc = encode(puzzle.shape, self.options["encoding"])
+        enc = encoding_for(puzzle, self.options["encoding"])
         stats: dict[str, float] = {"variables": 0, "clauses": 0, "base_clauses": enc.clauses}
         simple = simplify(enc, puzzle.cells)
         encoded = time.perf_counter()
