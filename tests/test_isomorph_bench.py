@@ -108,3 +108,20 @@ def test_cli_isomorphs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert "forms.csv" in capsys.readouterr().out
     assert main(["bench", "--puzzles", str(FOUR), "--backends", "mrv", "--isomorphs", "-1",
                  "--out", str(out)]) == 2
+
+
+def test_a_variant_runs_as_given_only_and_is_refused_a_canonical_form(tmp_path: Path) -> None:
+    from sudokucp.executors.dask_cluster import pack, unpack
+    from sudokucp.rules import Rules
+
+    n = 4
+    x = Rules(units=(tuple(i * n + i for i in range(n)), tuple(i * n + n - 1 - i
+                                                                for i in range(n))))
+    base = load_dataset(FOUR).puzzles[0]
+    variant = Puzzle(base.shape, base.cells, "x", x)
+    tasks = plan(contenders("mrv"), [load_dataset(FOUR)], isomorphs=2)
+    data = type(load_dataset(FOUR))("x", [variant])
+    assert len(plan(contenders("mrv"), [data], isomorphs=2)) == 1 < len(tasks)
+    with pytest.raises(ValueError, match="classic grids"):
+        isomorph.canonical(variant)
+    assert unpack(pack(variant)) == variant and unpack(pack(variant)).rules == x

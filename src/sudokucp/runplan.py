@@ -129,8 +129,8 @@ def plan(contenders: Sequence[Contender], datasets: Sequence[Dataset], *, limit:
 def _forms(puzzle: Puzzle, count: int, seed: int
            ) -> list[tuple[int, Puzzle, dict[str, Any] | None]]:
     """The puzzle as given (form 0), then `count` random isomorphs, each with the inverse of its
-    transform (JSON-ready) that maps a solution back."""
-    drawn = forms(puzzle, count, seed) if count else []
+    transform (JSON-ready) that maps a solution back; a variant runs as given only."""
+    drawn = forms(puzzle, count, seed) if count and puzzle.rules.classic else []
     return [(0, puzzle, None)] + [(k, moved, invert(t).to_dict())
                                   for k, (moved, t) in enumerate(drawn, 1)]
 

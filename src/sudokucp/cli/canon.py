@@ -9,6 +9,7 @@ from sudokucp.cli.common import (
     EXIT_USAGE,
     BadEntries,
     end_quietly,
+    fail,
     read_entries,
     shape_arg,
 )
@@ -51,7 +52,12 @@ def run_canon(args: argparse.Namespace) -> int:
                 bad.report(entry)
                 code = EXIT_USAGE
                 continue
-            form = canonical(entry.puzzle)
+            try:
+                form = canonical(entry.puzzle)
+            except ValueError as err:  # a variant
+                fail(f"{args.file}: {err}")
+                code = EXIT_USAGE
+                continue
             if not args.dedupe:
                 write(entry.puzzle, form)
             first, count = classes.get(form, (entry.puzzle, 0))

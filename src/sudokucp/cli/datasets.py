@@ -85,7 +85,10 @@ def run_overlap(args: argparse.Namespace) -> int:
             else:
                 good.append(entry.puzzle)
         bad.finish()
-        grouped.append(classes(good))
+        try:
+            grouped.append(classes(good))
+        except ValueError as err:  # a variant
+            raise CommandError(f"{source}: {err}") from None
         held = sum(len(members) for members in grouped[-1].values())
         print(f"{source}: {plural(held, 'puzzle')}, {_classes(len(grouped[-1]))}"
               f" ({plural(held - len(grouped[-1]), 'duplicate')} within)")

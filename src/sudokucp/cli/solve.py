@@ -285,7 +285,10 @@ def _form(puzzle: Puzzle, rng: random.Random | None) -> tuple[Puzzle, Callable[[
         return puzzle, tuple
     from sudokucp.isomorph import apply, invert, transform
 
-    searched, form = transform(puzzle, rng)
+    try:
+        searched, form = transform(puzzle, rng)
+    except ValueError as err:  # a variant
+        raise CommandError(f"--isomorph: {err}") from None
     return searched, partial(apply, invert(form))
 
 

@@ -22,6 +22,7 @@ from sudokucp.executors.base import Executor, ExecutorError, Outcome, ResourceLi
 from sudokucp.executors.local import LocalExecutor, usable_cores
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result, Status
+from sudokucp.rules import CLASSIC, Rules
 
 EXTRA = "--executor dask needs the [dask] extra: pip install 'sudoku-cp[dask]'"
 FIRST_CHUNK = 4  # runs per chunk before any has been timed
@@ -39,7 +40,8 @@ QUIET = ("distributed", "distributed.nanny", "distributed.scheduler", "distribut
 
 Kind = tuple[str, int, ResourceLimits, "int | None"]  # spec, limit, limits, keep
 RunIndices = tuple[int, int, int]  # a run as it travels: task, kind and puzzle indices
-Packed = tuple[int, int, bytes, str]  # a puzzle as it travels: box rows, box cols, cells, name
+# a puzzle as it travels: box rows, box cols, cells, name, a variant's rules (None: classic)
+Packed = tuple[int, int, bytes, str, dict[str, Any] | None]
 
 
 class MissingExtra(ImportError, ExecutorError):
@@ -145,13 +147,15 @@ def _worker_executor() -> LocalExecutor:
 
 def pack(puzzle: Puzzle) -> Packed:
     """The compact form of a puzzle that is scattered (half the size of a pickled Puzzle)."""
-    return puzzle.shape.box_rows, puzzle.shape.box_cols, bytes(puzzle.cells), puzzle.name
+    rules = None if puzzle.rules.classic else puzzle.rules.to_dict()
+    return puzzle.shape.box_rows, puzzle.shape.box_cols, bytes(puzzle.cells), puzzle.name, rules
 
 
 def unpack(packed: Packed) -> Puzzle:
     """The puzzle of a packed form."""
-    rows, cols, cells, name = packed
-    return Puzzle(Shape(rows, cols), tuple(cells), name)
+    rows, cols, cells, name, rules = packed
+    return Puzzle(Shape(rows, cols), tuple(cells), name,
+                  CLASSIC if rules is None else Rules.from_dict(rules))
 
 
 def run_chunk(puzzles: Sequence[Packed], kinds: Sequence[Kind], runs: Sequence[RunIndices]

@@ -142,8 +142,17 @@ def random_transform(shape: Shape, rng: random.Random) -> Transform:
                      tuple(perm(c) for _ in range(r)), r == c and rng.random() < 0.5)
 
 
+def classic_only(puzzle: Puzzle) -> None:
+    """Refuse a variant: the group here moves cells, not a variant's regions, cages or
+    diagonals (ValueError naming its kind)."""
+    if not puzzle.rules.classic:
+        raise ValueError(f"{puzzle.name or 'the puzzle'} is a {puzzle.kind} puzzle: isomorphs "
+                         f"and canonical forms are for classic grids")
+
+
 def transform(puzzle: Puzzle, rng: random.Random) -> tuple[Puzzle, Transform]:
-    """A random isomorph of `puzzle`, and the transform that made it."""
+    """A random isomorph of a classic `puzzle`, and the transform that made it."""
+    classic_only(puzzle)
     chosen = random_transform(puzzle.shape, rng)
     return Puzzle(puzzle.shape, apply(chosen, puzzle.cells), puzzle.name), chosen
 
@@ -247,6 +256,7 @@ def classes(puzzles: Iterable[Puzzle]) -> dict[Grid, list[Puzzle]]:
 
 def _cells_and_shape(puzzle: Puzzle | Sequence[int], shape: Shape | None) -> tuple[Grid, Shape]:
     if isinstance(puzzle, Puzzle):
+        classic_only(puzzle)
         return puzzle.cells, puzzle.shape
     cells = tuple(puzzle)
     return cells, shape or Shape.for_cells(len(cells))
