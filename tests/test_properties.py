@@ -145,7 +145,11 @@ def test_permuting_bands_and_stacks_permutes_the_solutions(data):
 
 # --- agreement -----------------------------------------------------------------------------------
 
-MAX_SIDE = {"pyconstraint": 6, "minizinc": 4}  # the CSP model is slow; MiniZinc starts a process
+# The CSP model is slow; MiniZinc and the SAT programs start a process per run (a count: one more
+# run per solution), and the programs besides cadical read the same CNF (tested on their own in
+# test_contract.py and test_command_formats.py).
+MAX_SIDE = {"pyconstraint": 6, "minizinc": 4, "cadical": 4,
+            **dict.fromkeys(("kissat", "cryptominisat", "minisat", "picosat"), 0)}
 
 
 def contenders(shape: Shape) -> list[str]:
