@@ -2,7 +2,8 @@
 
     python benchmarks/jit.py [--puzzles DIR] [--sample 2000] [--seed 13] [--repeat 3] [--jobs 1]
         [--rounds 5] [--limit-25 60] [--option-limit 5] [--option-kernels dfs,cdcl]
-        [--max-grids N] [--results DIR] [--sections abcdefg] [--out reports/jit.md]
+        [--start-rounds 3] [--datasets DIR] [--batch-rounds 3] [--max-grids N]
+        [--results DIR] [--sections abcdefghij] [--out reports/jit.md]
 
 Every table but two is one sweep of the harness (benchmarks/common.py `measure`, through
 benchmarks/timings.py's `Bench`): each run in a killable worker process, CPU seconds of the
@@ -23,11 +24,21 @@ paired per-grid ratio (`sudokucp.stats.paired`) on the grids both solved, from t
     past it): jit and CP-SAT (`cpsat`, one worker).
 (e) The propagation and search options on 16x16 (all grids, limit 2) and 25x25 (first solution,
     --option-limit CPU seconds each): one sweep per size, every option set in it.
-(f) The one-off compile: cold (an empty numba cache) and warm (loaded from the cache), each in a
-    fresh process started here: not through the harness, which loads and compiles a backend
-    before its clock starts (that is the point: search time never holds it), so only a process
-    of its own can time that cost.
+(f) The one-off compile, entry point by entry point: cold (an empty numba cache) and warm
+    (loaded from the cache), each in a fresh process started here: not through the harness,
+    which loads and compiles a backend before its clock starts (that is the point: search time
+    never holds it), so only a process of its own can time that cost.
 (g) gecode_25x25, jit proving uniqueness (limit 2) with --limit-25 CPU seconds each.
+(h) Start-up: `sudoku-cp solve` on a one-grid file (9x9, 16x16, 25x25) and `sudoku-cp backends
+    --warm jit`, cold (NUMBA_CACHE_DIR at an empty folder) then warm, --start-rounds rounds, each
+    a process of its own (CPU and wall seconds): a process's cost, so not through the harness.
+(i) solve_lines on royle17: the compiled reading (lines per CPU second) and reading, solving
+    and judging (grids per CPU second), against the ordinary reader and solve_many, --rounds
+    rounds in this process; then `sudoku-cp solve royle17.txt --backend jit`, batched and one
+    grid at a time, each a process of its own. One call over many grids: not a harness run.
+(j) The band-wise kernel (`search=bands`, the default at 9x9) against dfs, solve_array on whole
+    sets (royle17, forum_hardest_1905_11plus, magictour_top1465, top95, forum_hardest_1106),
+    limit 2, --batch-rounds rounds in this process, the kernels taking turns.
 Notes written by hand about these figures (what closed the gap to CP-SAT, tdoku's published
 figures for orientation) live in reports/jit-notes.md, never in the generated report.
 """
@@ -37,6 +48,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -210,37 +222,245 @@ def section_options(bench: Bench, p16: list[Puzzle], p25: list[Puzzle], limit_s:
     return lines + [""]
 
 
-COMPILE = ("import time; t = time.perf_counter(); import numba; t1 = time.perf_counter()\n"
-           "from sudokucp.backends.jit.jit import warm\n"
-           "warm('dfs'); t2 = time.perf_counter(); warm('cdcl'); t3 = time.perf_counter()\n"
-           "print(t1 - t, t2 - t1, t3 - t2)\n")
+COMPILE = ("import sys, time\n"
+           "t = time.process_time(); import numba; print('import numba', time.process_time() - t)\n"
+           "from sudokucp.backends.jit import kernels\n"
+           "for kernel in kernels.KERNELS:\n"
+           "    for entry, strong in kernels.entries(kernel):\n"
+           "        t = time.process_time(); kernels.ready(kernel, entry, strong)\n"
+           "        name = f'{kernel}.{entry}' + (' (strong)' if strong else '')\n"
+           "        print(name, time.process_time() - t)\n")
 
 
 def section_compile() -> list[str]:
     """The one-off cost of a process, each in a fresh process: not through the harness, which
     loads and compiles a backend before its clock starts."""
-    lines = ["## (f) The one-off cost of a process", "",
-             "Each in a fresh process started by the script (the harness keeps this cost outside "
-             "its clock, so it cannot time it): importing numba, then compiling (cold: an empty "
-             "cache folder) or loading from numba's disk cache (warm) each kernel, as `warm()` "
-             "does before the first timed search. Wall seconds.", "",
-             "| cache | import numba s | dfs kernel s | cdcl kernel s |", "|---|---:|---:|---:|"]
+    lines = ["## (f) The one-off cost of a process, entry point by entry point", "",
+             "Each column a fresh process started by the script (the harness keeps this cost "
+             "outside its clock, so it cannot time it): importing numba, then compiling (cold: an "
+             "empty cache folder) or loading from numba's disk cache (warm) each entry point in "
+             "turn, as `kernels.ready()` does before the first search that needs it (an entry "
+             "point compiled as part of an earlier one costs next to nothing). CPU seconds.", ""]
+    found: dict[str, list[str]] = {}
     with tempfile.TemporaryDirectory() as folder:
-        for label in ("cold", "warm"):
+        for _ in ("cold", "warm"):
             env = {**os.environ, "NUMBA_CACHE_DIR": folder}
             out = subprocess.run([sys.executable, "-c", COMPILE], env=env, capture_output=True,
-                                 text=True, check=True).stdout.split()
-            lines.append(f"| {label} | " + " | ".join(f"{float(x):.2f}" for x in out) + " |")
-    return lines + [""]
+                                 text=True, check=True).stdout.splitlines()
+            for line in out:
+                name, _, seconds = line.rpartition(" ")
+                found.setdefault(name, []).append(f"{float(seconds):.2f}")
+    lines += ["| step | cold CPU s | warm CPU s |", "|---|---:|---:|"]
+    lines += [f"| {name} | {' | '.join(times)} |" for name, times in found.items()]
+    cold = sum(float(times[0]) for times in found.values())
+    return lines + ["", f"- every entry point cold: {cold:.1f} s of CPU in all (what "
+                    "`sudoku-cp backends --warm jit` costs once; a run compiles only the ones it "
+                    "needs)", ""]
 
 
 def prewarm() -> None:
     """Fill numba's disk cache before any worker needs it: a worker then loads each kernel in
     about a second, where a cold compile takes minutes (past a worker's start-up limit)."""
-    from sudokucp.backends.jit.jit import warm
+    from sudokucp.backends.jit.kernels import warm_all
 
-    warm("dfs")
-    warm("cdcl")
+    warm_all()
+
+
+# --- (h) start-up, (i) solve_lines ---------------------------------------------------------------
+
+def cli(args: list[str], cache: str, out: int | None = subprocess.DEVNULL) -> tuple[float, float]:
+    """(CPU, wall) seconds of one `sudoku-cp` command in a process of its own, numba's cache at
+    `cache`; CPU of the process and its children (getrusage)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "sudokucp", *args], env=env, stdout=out,
+                   stderr=subprocess.DEVNULL, check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime), wall
+
+
+def spread_of(values: list[float], digits: int = 2) -> str:
+    """'median (min-max)' of a few measurements."""
+    return (f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-"
+            f"{max(values):.{digits}f})")
+
+
+def section_startup(puzzles: Path, repeats: int) -> list[str]:
+    """The first command after an install (an empty numba cache) and the same command again,
+    each in a process of its own, the cold and warm runs taking turns `repeats` times."""
+    title = "(h) Start-up: the first command after an install, and the next ones"
+    with tempfile.TemporaryDirectory() as scratch:
+        files = one_grid_files(puzzles, Path(scratch))
+        commands = {f"solve {name} --backend jit": ["solve", str(path), "--backend", "jit"]
+                    for name, path in files.items()}
+        commands["backends --warm jit"] = ["backends", "--warm", "jit"]
+        cold: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+        warm: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+        for _ in range(repeats):
+            for name, args in commands.items():
+                with tempfile.TemporaryDirectory() as cache:
+                    cold[name].append(cli(args, cache))
+                    warm[name] += [cli(args, cache) for _ in range(3)]
+    lines = [f"## {title}", "",
+             f"Each command in a fresh process, {repeats} rounds: cold with NUMBA_CACHE_DIR at an "
+             "empty folder (what the first command after `pip install`, or a fresh CI run, pays), "
+             "then warm three times with the cache that run filled; the commands take turns. "
+             "CPU seconds of the process (getrusage), wall seconds; median (min-max).", "",
+             "| command | cold CPU s | cold wall s | warm CPU s | warm wall s |",
+             "|---|---:|---:|---:|---:|"]
+    for name in commands:
+        c, w = cold[name], warm[name]
+        lines.append(f"| `{name}` | {spread_of([x for x, _ in c], 1)} | "
+                     f"{spread_of([y for _, y in c], 1)} | {spread_of([x for x, _ in w])} | "
+                     f"{spread_of([y for _, y in w])} |")
+    return lines + ["", "- the grids, each a file of one line, so that `solve` reads and solves "
+                    "it in the compiled batch where the kernel has one: royle17's first (9x9: "
+                    "the reading kernel and the band-wise batch), gecode_16x16's first (the "
+                    "reading kernel and dfs's batch with the matching filter), gecode_25x25#90 "
+                    "(no batch: clause learning after dfs's light root propagation)", ""]
+
+
+def one_grid_files(puzzles: Path, folder: Path) -> dict[str, Path]:
+    """A file of one grid for each start-up command: 9x9, 16x16, 25x25."""
+    picks = {"9x9.txt": load_puzzles(puzzles / "royle17.txt")[0],
+             "16x16.txt": load_puzzles(puzzles / "gecode_16x16.txt")[0],
+             "25x25.txt": next(p for p in load_puzzles(puzzles / "gecode_25x25.txt")
+                               if p.name.endswith("#90"))}
+    for name, puzzle in picks.items():
+        write_text(folder / name, puzzle.to_line() + "\n")
+    return {name: folder / name for name in picks}
+
+
+def section_lines(puzzles: Path, rounds: int) -> list[str]:
+    """solve_lines on royle17: the compiled reading alone, then reading, solving and judging,
+    against the ordinary reader and solve_many in the same process; then `solve` on the file,
+    batched and one grid at a time, each in a process of its own."""
+    from sudokucp.backends.jit.lines import read_lines
+
+    path = puzzles / "royle17.txt"
+    raw = path.read_bytes()
+    copies = raw * 20
+    jit = get_backend("jit")
+    jit.solve_lines(raw[:8200], limit=2)  # the kernels load (or compile) outside the timing
+    steps = {  # name -> (what it counts, a step returning how many it did)
+        "read_lines, the file 20 times over": ("lines", lambda: len(read_lines(copies).numbers)),
+        "the ordinary reader (load_puzzles)": ("lines", lambda: len(load_puzzles(path))),
+        "solve_lines, then the judge": ("grids", lambda: judged(jit.solve_lines(raw, limit=2))),
+        "the ordinary reader, solve_many, the judge": ("grids", lambda: batch_judged(jit, path)),
+    }
+    rates: dict[str, list[float]] = {name: [] for name in steps}
+    for _ in range(rounds):
+        for name, (_, step) in steps.items():
+            c0 = time.process_time()
+            done = step()
+            rates[name].append(done / (time.process_time() - c0))
+    lines = ["## (i) solve_lines: one-line grids read and solved in compiled code", "",
+             f"royle17, all {len(load_puzzles(path)):,} grids, limit 2 (uniqueness proved: every "
+             "count checked to be 1, every solution judged by `check.solved_rows`); "
+             f"{rounds} rounds in this process, the steps taking turns. Per CPU second; median "
+             "(min-max).", "", "| step | per CPU second |", "|---|---:|"]
+    for name, (unit, _) in steps.items():
+        found = rates[name]
+        lines.append(f"| {name} | {statistics.median(found):,.0f} {unit} "
+                     f"({min(found):,.0f}-{max(found):,.0f}) |")
+    return lines + [""] + solve_command(path, rounds)
+
+
+def judged(batch) -> int:  # noqa: ANN001 - a LineBatch
+    """The grids of a solve_lines batch, every answer judged and every count checked to be 1."""
+    from sudokucp.check import solved_rows
+
+    got, solved = batch.lines, batch.solved
+    if got.rest or not (solved.counts == 1).all() or not solved_rows(
+            got.shape, got.grids, solved.solutions[:, 0]).all():
+        raise Wrong("solve_lines: a line unread, a count that is not 1 or a wrong solution")
+    return len(got.numbers)
+
+
+def batch_judged(jit, path: Path) -> int:  # noqa: ANN001 - the jit backend
+    """The ordinary reader, then solve_many, then the judge, as before solve_lines."""
+    import numpy as np
+
+    from sudokucp.check import solved_rows
+
+    puzzles = load_puzzles(path)
+    batch = jit.solve_many(puzzles, limit=2)
+    givens = np.array([p.cells for p in puzzles], np.uint8)
+    if not (batch.counts == 1).all() or not solved_rows(puzzles[0].shape, givens,
+                                                         batch.solutions).all():
+        raise Wrong("solve_many: a count that is not 1 or a wrong solution")
+    return len(puzzles)
+
+
+def solve_command(path: Path, rounds: int) -> list[str]:
+    """`sudoku-cp solve FILE --backend jit`, batched (a line file) and one grid at a time (what
+    --timeout makes it), output to /dev/null, the two taking turns."""
+    runs: dict[str, list[tuple[float, float]]] = {"batched": [], "one grid at a time": []}
+    base = ["solve", str(path), "--backend", "jit", "--format", "line"]
+    with tempfile.TemporaryDirectory() as cache:
+        cli(base, cache)  # fills numba's cache
+        for _ in range(rounds):
+            runs["batched"].append(cli(base, cache))
+            runs["one grid at a time"].append(cli([*base, "--timeout", "1000"], cache))
+    grids = len(load_puzzles(path))
+    lines = [f"`sudoku-cp solve royle17.txt --backend jit --format line` ({grids:,} grids, each "
+             "solution and status line written; to /dev/null), each run a process of its own, "
+             f"{rounds} rounds; one grid at a time is what `--timeout` makes it. Median (min-max).",
+             "", "| solve | CPU s | wall s | grids per CPU second |", "|---|---:|---:|---:|"]
+    for name, found in runs.items():
+        cpus = [c for c, _ in found]
+        lines.append(f"| {name} | {spread_of(cpus)} | {spread_of([w for _, w in found])} | "
+                     f"{grids / statistics.median(cpus):,.0f} |")
+    return lines + [""]
+
+
+BATCH_SETS = ("royle17", "forum_hardest_1905_11plus", "magictour_top1465", "top95",
+              "forum_hardest_1106")
+
+
+def section_kernels(puzzles: Path, datasets: Path, rounds: int) -> list[str]:
+    """The band-wise kernel against dfs on whole sets, one compiled call per set and kernel,
+    the two taking turns `rounds` times: in this process (a batch is no harness run)."""
+    import numpy as np
+
+    from sudokucp.check import solved_rows
+
+    kernels = {"bands": get_backend("jit", search="bands"), "dfs": get_backend("jit",
+                                                                               search="dfs")}
+    lines = ["## (j) Batches: the band-wise kernel against dfs", "",
+             f"`solve_array`, limit 2, each whole set in one compiled call per kernel, {rounds} "
+             "rounds in this process, the kernels taking turns; every count checked to be 1 and "
+             "every solution judged (`check.solved_rows`). Grids per CPU second; median "
+             "(min-max).", "", "| set | grids | bands | dfs | bands / dfs |",
+             "|---|---:|---:|---:|---:|"]
+    for name in BATCH_SETS:
+        path = next((folder / f"{name}.txt" for folder in (puzzles, datasets)
+                     if (folder / f"{name}.txt").exists()), None)
+        if path is None:
+            lines.append(f"| {name} | - | not found in {puzzles} nor {datasets} | | |")
+            continue
+        found = load_puzzles(path)
+        shape = found[0].shape
+        grids = np.array([p.cells for p in found], np.int64)
+        rates: dict[str, list[float]] = {kernel: [] for kernel in kernels}
+        for backend in kernels.values():
+            backend.solve_array(grids[:3], shape, limit=2)  # compiled before the clock
+        for _ in range(rounds):
+            for kernel, backend in kernels.items():
+                c0 = time.process_time()
+                batch = backend.solve_array(grids, shape, limit=2)
+                rates[kernel].append(len(grids) / (time.process_time() - c0))
+                if not ((batch.counts == 1).all()
+                        and solved_rows(shape, grids, batch.solutions).all()):
+                    raise Wrong(f"{kernel} on {name}: a count that is not 1 or a wrong solution")
+        medians = {kernel: statistics.median(found) for kernel, found in rates.items()}
+        cells = " | ".join(f"{medians[k]:,.0f} ({min(v):,.0f}-{max(v):,.0f})"
+                           for k, v in rates.items())
+        lines.append(f"| {name} | {len(grids):,} | {cells} | "
+                     f"{medians['bands'] / medians['dfs']:.2f} |")
+    return lines + [""]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -261,10 +481,16 @@ def main(argv: list[str] | None = None) -> None:
                         help="CPU seconds per 25x25 run in the options table")
     parser.add_argument("--option-kernels", default="dfs,cdcl",
                         help="the kernels whose options table e measures")
+    parser.add_argument("--datasets", type=Path,
+                        default=ROOT.parent / "shared" / "datasets" / "raw",
+                        help="where the sets that are not in --puzzles are (table j)")
+    parser.add_argument("--batch-rounds", type=int, default=3, help="rounds of table j")
+    parser.add_argument("--start-rounds", type=int, default=3,
+                        help="rounds of the start-up table (h): each compiles from nothing")
     parser.add_argument("--max-grids", type=int,
                         help="the first N grids of every set but royle17 (a quick run)")
     parser.add_argument("--results", type=Path, help="keep each sweep's harness folder here")
-    parser.add_argument("--sections", default="abcdefg",
+    parser.add_argument("--sections", default="abcdefghij",
                         help="the sections to run, by letter (default: all)")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "jit.md")
     args = parser.parse_args(args_in)
@@ -288,11 +514,14 @@ def main(argv: list[str] | None = None) -> None:
         "e": lambda: section_options(bench, p16, p25, args.option_limit, args.option_kernels),
         "f": section_compile,
         "g": lambda: section_proofs(bench, p25, args.limit_25),
+        "h": lambda: section_startup(args.puzzles, args.start_rounds),
+        "i": lambda: section_lines(args.puzzles, args.rounds),
+        "j": lambda: section_kernels(args.puzzles, args.datasets, args.batch_rounds),
     }
     unknown = set(args.sections) - sections.keys()
     if unknown:
         parser.error(f"--sections takes letters of {''.join(sections)}, not {''.join(unknown)}")
-    if set(args.sections) - {"f"}:
+    if set(args.sections) - {"f", "h"}:
         prewarm()
     body: list[str] = []
     for letter in args.sections:

@@ -20,11 +20,21 @@ from sudokucp.result import Status  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
-KERNELS = ["dfs", "cdcl"]
+KERNELS = ["dfs", "bands", "cdcl"]
+ANY_SHAPE = ["dfs", "cdcl"]  # the kernels that take every shape (bands: those whose bands fit)
 
 
 def jit(**options):
     return get_backend("jit", **options)
+
+
+def takes(search: str, shape: Shape) -> None:
+    """Skip a shape the band-wise kernel does not take (its bands do not fit in 63 bits): dfs
+    searches it, as its own test does."""
+    from sudokucp.backends.jit.kernels import band_fits
+
+    if search == "bands" and not band_fits(shape):
+        pytest.skip(f"search=bands leaves {shape} to dfs (its bands do not fit in 63 bits)")
 
 
 def full_grid(shape: Shape) -> tuple[int, ...]:
@@ -58,6 +68,7 @@ SHAPED = ["examples/4x4.txt", "examples/6x6.txt", "seeds/002-logic-9x9.txt",
 @pytest.mark.parametrize("search", KERNELS)
 @pytest.mark.parametrize("path", SHAPED)
 def test_each_shape_the_project_reads(path, search):
+    takes(search, read_puzzles(PUZZLES / path)[0].puzzle.shape)
     for entry in read_puzzles(PUZZLES / path)[:3]:
         result = jit(search=search).solve(entry.puzzle, limit=2, time_limit=30)
         check(entry.puzzle, result)
@@ -73,11 +84,12 @@ def test_the_shapes_are_what_they_say():
 @pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(3, 3),
                                    Shape(3, 4), Shape(4, 3), Shape(4, 4), Shape(5, 5)], ids=str)
 def test_holed_grids_of_every_shape(shape, search):
+    takes(search, shape)
     puzzle = holed(shape, 0.5)
     check(puzzle, jit(search=search).solve(puzzle, limit=1, time_limit=30))
 
 
-@pytest.mark.parametrize("search", KERNELS)
+@pytest.mark.parametrize("search", ANY_SHAPE)
 def test_a_25x25_minimal_grid_is_unique(search, shared_puzzles):
     entries = {e.puzzle.name: e.puzzle for e in read_puzzles(shared_puzzles / "gecode_25x25.txt")}
     puzzle = entries["gecode_25x25#89"]  # the easiest of the 18
@@ -90,7 +102,7 @@ def test_a_25x25_minimal_grid_is_unique(search, shared_puzzles):
 def test_the_largest_side():
     shape = Shape(5, 7)  # 35 digits: the masks use 35 bits
     puzzle = holed(shape, 0.3)
-    for search in KERNELS:
+    for search in ANY_SHAPE:
         check(puzzle, jit(search=search).solve(puzzle, limit=1, time_limit=30))
 
 
@@ -125,7 +137,7 @@ def test_keep_counts_every_solution_and_keeps_a_few(search):
         result = jit(search=search).solve(puzzle, limit=limit, keep=1)
         assert (result.count, len(result.solutions)) == (min(limit or 28, 28), 1)
         check(puzzle, result)
-    result = jit(search=search).solve(Puzzle.empty(Shape(4, 4)), limit=0, keep=0,
+    result = jit(search=search).solve(Puzzle.empty(Shape(3, 4)), limit=0, keep=0,
                                       time_limit=0.5)
     assert result.status is Status.TIMEOUT and not result.solutions  # keep=0: none kept
 
@@ -171,8 +183,8 @@ def test_clashing_givens_are_unsat(search):
 
 @pytest.mark.parametrize("search", KERNELS)
 def test_the_deadline_stops_the_search(search):
-    """Counting every 16x16 grid never ends: the kernel stops between budgets and says why."""
-    puzzle = Puzzle.empty(Shape(4, 4))
+    """Counting every 12x12 grid never ends: the kernel stops between budgets and says why."""
+    puzzle = Puzzle.empty(Shape(3, 4))
     result = jit(search=search).solve(puzzle, limit=0, time_limit=0.2)
     check(puzzle, result, Status.TIMEOUT)
     assert result.stats["timed_out"] == 1 and not result.complete
@@ -185,12 +197,13 @@ def test_the_first_result_reports_the_compile_apart():
             "from sudokucp.backends import backend_class, get_backend\n"
             "from sudokucp.puzzle import Puzzle, Shape\n"
             "assert backend_class('jit').available()\n"
-            "kernels = ('sudokucp.backends.jit.dfs', 'sudokucp.backends.jit.cdcl')\n"
+            "kernels = ('sudokucp.backends.jit.dfs', 'sudokucp.backends.jit.bands',\n"
+            "           'sudokucp.backends.jit.cdcl')\n"
             "assert not any(m in sys.modules for m in kernels)\n"
             "b = get_backend('jit')\n"
             "r1, r2 = (b.solve(Puzzle.empty(Shape(3, 3))) for _ in range(2))\n"
             "print(r1.stats['build_s'] > 0, 'build_s' in r2.stats,\n"
-            "      'sudokucp.backends.jit.dfs' in sys.modules)\n")
+            "      'sudokucp.backends.jit.bands' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "False", "True"]
 
@@ -285,5 +298,195 @@ def test_options_are_checked_and_named():
         jit(speed=11)
     assert jit(search="cdcl", restarts="glucose").label == "jit:restarts=glucose:search=cdcl"
     assert jit().kernel(Shape(5, 5)) == "cdcl" and jit().kernel(Shape(4, 4)) == "dfs"
+    assert jit().kernel(Shape(3, 3)) == "bands" and jit(branch="cell").kernel(NINE) == "dfs"
+    assert jit(search="bands").kernel(Shape(4, 4)) == "dfs"  # its bands do not fit: dfs
     assert LEVELS[jit().level(Shape(4, 4))] == "full"
     assert LEVELS[jit().level(Shape(3, 3))] == "locked"
+
+
+# --- solve_lines: one-line grids read and solved in compiled code ---------------------------------
+
+NINE = Shape(3, 3)
+
+
+def plain_lines(path: Path, count: int | None = None, seed: int = 5) -> list[bytes]:
+    """The grids of a file as plain lines ('.' blanks), a seeded sample of `count` of them."""
+    puzzles = [e.puzzle for e in read_puzzles(path) if e.puzzle is not None]
+    if count is not None:
+        puzzles = random.Random(seed).sample(puzzles, count)
+    return [p.to_line().encode() for p in puzzles]
+
+
+def read_back(lines, stem: str = "") -> list[tuple]:
+    """(line, name, cells) of every puzzle and (line, message) of every error, in line order: the
+    grids read in compiled code and the ordinary reader's entries of the rest."""
+    grids = [(int(n), f"{stem}:{n}", tuple(g)) for n, g in zip(lines.numbers.tolist(),
+                                                                 lines.grids.tolist())]
+    return sorted(grids + [described(e) for e in lines.rest], key=lambda item: item[0])
+
+
+def described(entry) -> tuple:
+    if entry.error is not None:
+        return entry.line, str(entry.error)
+    return entry.line, entry.puzzle.name, entry.puzzle.cells
+
+
+def ordinary(path: Path, shape: Shape | None = None) -> list[tuple]:
+    return [described(e) for e in read_puzzles(path, shape=shape)]
+
+
+def mixed_text() -> bytes:
+    """Good grids among lines the compiled reader hands on: each kind the ordinary reader has."""
+    good = plain_lines(PUZZLES / "generated/9x9-expert.txt")
+    dup = b"11" + good[0][2:]
+    sixteen = plain_lines(PUZZLES / "generated/16x16.txt")[0]
+    rows = [bytes(good[1][i:i + 9]) for i in range(0, 81, 9)]
+    return b"\n".join([
+        b"# a comment", good[0], b"", good[1].replace(b".", b"0") + b"\r", good[2][:80],
+        good[3][:40] + b"x" + good[3][41:], dup, good[4] + b"  # with a comment",
+        b"\xff" + good[5][1:], b"Grid 01", *rows, b"   ", good[6], sixteen, b"#\tnot a comment",
+        good[7].lower(), good[8]]) + b"\n"
+
+
+def test_solve_lines_answers_are_judged_and_counts_agree_with_dfs(shared_puzzles):
+    from sudokucp.check import solved_rows
+
+    lines = plain_lines(shared_puzzles / "royle17.txt", 200)
+    counted = [e for e in read_puzzles(shared_puzzles / "counts_tdoku_test.txt")]
+    lines += [e.puzzle.to_line().encode() for e in counted]
+    batch = jit().solve_lines(b"\n".join(lines), limit=2, kept=2)
+    got = batch.lines
+    assert len(got.numbers) == len(lines) and not got.rest and got.shape == NINE
+    solved = batch.solved
+    found = solved.counts > 0
+    for kept in range(2):
+        rows = found & (solved.counts > kept)
+        assert solved_rows(NINE, got.grids[rows], solved.solutions[rows, kept]).all()
+    assert (solved.counts[:200] == 1).all() and solved.complete[:200].all()
+    for entry, count in zip(counted, solved.counts[200:].tolist()):
+        assert count == min(int(entry.comment.split(":")[0]), 2), entry.puzzle.name
+    dfs = jit(search="dfs")
+    for i in range(0, len(lines), 7):  # a sample, grid by grid through the ordinary solve
+        result = dfs.solve(Puzzle(NINE, tuple(got.grids[i].tolist())), limit=2)
+        assert (result.count, result.complete) == (solved.counts[i], solved.complete[i]), i
+
+
+def test_solve_lines_reads_as_the_ordinary_reader(tmp_path):
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(mixed_text())
+    from sudokucp.backends.jit.lines import read_lines
+
+    lines = read_lines(path.read_bytes(), stem="mixed")
+    assert len(lines.numbers) == 5 and len(lines.rest) == 7  # errors, a grid of rows, 16x16
+    assert read_back(lines, "mixed") == ordinary(path)
+    shaped = read_lines(path.read_bytes(), NINE, stem="mixed")
+    assert read_back(shaped, "mixed") == ordinary(path, NINE)
+
+
+@pytest.mark.parametrize("text", [
+    b"quizzes,solutions\n" + b"." * 81 + b",\n",  # a CSV header: the columns name the fields
+    b"." * 81 + b"\n" + b"." * 40 + b"\r" + b"." * 41 + b"\n",  # a lone CR splits a line
+    b"\xff\xfe" + "1".encode("utf-16-le") * 81,  # UTF-16: the reader stops at once
+    b"1234" * 4 + b"\n",  # 4x4: a line that short may be a row, the reader decides
+], ids=["csv", "lone-cr", "utf16", "4x4"])
+def test_solve_lines_leaves_to_the_reader_what_it_reads_otherwise(tmp_path, text):
+    from sudokucp.backends.jit.lines import read_lines
+
+    path = tmp_path / "other.txt"
+    path.write_bytes(text)
+    lines = read_lines(text, stem="other")
+    assert not len(lines.numbers)
+    assert read_back(lines, "other") == ordinary(path)
+
+
+def test_solve_lines_takes_arrays_of_rows():
+    import numpy as np
+
+    lines = plain_lines(PUZZLES / "generated/9x9-easy.txt")
+    from_bytes = jit().solve_lines(b"\n".join(lines))
+    for rows in (np.array(lines, "S81"), np.frombuffer(b"".join(lines), np.uint8).reshape(-1, 81)):
+        batch = jit().solve_lines(rows)
+        assert (batch.lines.grids == from_bytes.lines.grids).all()
+        assert (batch.solved.solutions == from_bytes.solved.solutions).all()
+    short = np.array([lines[0], b"1" * 80], "S81")  # numpy pads the short row with a NUL
+    batch = jit().solve_lines(short, stem="s")
+    assert len(batch.lines.numbers) == 1 and str(batch.lines.rest[0].error).startswith("line 2: ")
+    assert "NUL" not in str(batch.lines.rest[0].error)  # the padding is no part of the line
+    with pytest.raises(TypeError, match="bytes, or an array of rows"):
+        jit().solve_lines("text")
+
+
+def test_solve_lines_refuses_what_it_cannot_batch():
+    from sudokucp.backends.jit.lines import solve_grids
+
+    with pytest.raises(NotImplementedError, match="search=dfs"):
+        jit().solve_lines(holed(Shape(5, 5), 0.3).to_line().encode())
+    with pytest.raises(ValueError, match="1 to 64 solutions"):
+        solve_grids(jit(), [], NINE, kept=65)
+
+
+def normalised(text: str) -> list:
+    """solve's output with the figures that differ from run to run taken out."""
+    import json
+
+    records = []
+    for line in text.splitlines():
+        record = json.loads(line)
+        for key in ("seconds", "cpu"):
+            record.pop(key)
+        for key in ("load_s", "build_s"):
+            record["stats"].pop(key, None)
+        records.append(record)
+    return records
+
+
+@pytest.mark.parametrize("how", [[], ["--limit", "2"], ["--count"]], ids=["first", "two", "count"])
+def test_solve_on_a_line_file_gives_what_the_one_by_one_path_gives(tmp_path, capsys,
+                                                                    monkeypatch, how):
+    from sudokucp.backends.jit.lines import FileBatch
+    from sudokucp.cli import main
+
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(mixed_text() + b"\n".join(plain_lines(PUZZLES / "seeds/004-multiple.txt")))
+    args = ["solve", str(path), "--backend", "jit", "--format", "json", *how]
+    batched, real = [], FileBatch.open
+    monkeypatch.setattr(FileBatch, "open", lambda *a: batched.append(1) or real(*a))
+    code = main(args)
+    monkeypatch.undo()
+    fast = capsys.readouterr()
+    assert main([*args, "--timeout", "60"]) == code == 2  # bad lines: exit 2, as ever
+    slow = capsys.readouterr()
+    assert batched == [1] and normalised(fast.out) == normalised(slow.out)
+    assert fast.err == slow.err and "line 5" in fast.err  # the same messages, in order
+
+
+def test_a_nine_by_nine_solve_compiles_only_its_entry_point():
+    """In a fresh process: one 9x9 grid loads the band-wise one-grid search alone, one 16x16
+    grid the strong dfs one: no clause learning, no batch, no reading kernel."""
+    code = ("import sys\n"
+            "from sudokucp.backends import get_backend\n"
+            "from sudokucp.puzzle import Puzzle, Shape\n"
+            "jit = get_backend('jit')\n"
+            "jit.solve(Puzzle.empty(Shape(3, 3)))\n"
+            "print('sudokucp.backends.jit.dfs' in sys.modules)\n"
+            "jit.solve(Puzzle.empty(Shape(4, 4)))\n"
+            "from sudokucp.backends.jit import bands, dfs\n"
+            "print(len(bands.run.signatures), len(bands.run_many.signatures),\n"
+            "      len(dfs.run.signatures), len(dfs.run_many.signatures),\n"
+            "      str(dfs.run.signatures[0][9]),\n"
+            "      any(m in sys.modules for m in ('sudokucp.backends.jit.cdcl',\n"
+            "                                     'sudokucp.backends.jit.scan')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "1", "0", "1", "0", "array(int64,", "2d,", "C)",
+                                  "False"]
+
+
+def test_backends_warm_compiles_ahead_and_says_so(capsys):
+    from sudokucp.cli import main
+
+    assert main(["backends", "--warm", "jit"]) == 0
+    out, err = capsys.readouterr()
+    assert "jit: dfs.run (1/10)…" in err.splitlines() and "jit: scan.scan (10/10)…" in err
+    assert out.startswith("jit: 10 kernels compiled or loaded in ")
+    assert main(["backends", "--warm", "naive"]) == 2
+    assert "naive compiles nothing ahead" in capsys.readouterr().err

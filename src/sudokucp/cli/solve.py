@@ -30,6 +30,7 @@ from sudokucp.cli.common import (
     count_arg,
     end_quietly,
     fail,
+    puzzle_source,
     read_entries,
     require_cpu_limit,
     seconds_arg,
@@ -43,6 +44,8 @@ from sudokucp.result import Result, Status
 
 if TYPE_CHECKING:
     import random
+
+    from sudokucp.backends.jit.lines import FileBatch
 
 
 def add_solve(sub: argparse._SubParsersAction) -> None:
@@ -234,12 +237,14 @@ def run_solve(args: argparse.Namespace) -> int:
 def _solve_all(args: argparse.Namespace) -> int:
     backend = from_spec(args.backend)
     limit = _limit(args)
-    entries, many = with_many(read_entries(args.file, args.shape))
+    batch = _line_batch(args, backend, limit)
+    entries, many = with_many(batch.entries() if batch else read_entries(args.file, args.shape))
     bad, code = BadEntries(args.file), EXIT_OK
     require_cpu_limit(args.cpu_limit)
     display = DISPLAYS[args.format](args.count, many)
     rng = None if args.isomorph is None else _random(args.isomorph)
     with solver_for(backend, args.timeout, args.cpu_limit, args.memory) as solve:
+        solve = batch.solver(solve) if batch else solve
         for entry in entries:
             if entry.error is not None:
                 bad.report(entry)
@@ -250,6 +255,19 @@ def _solve_all(args: argparse.Namespace) -> int:
                 else code
     bad.finish()
     return code
+
+
+def _line_batch(args: argparse.Namespace, backend: Backend, limit: int) -> FileBatch | None:
+    """jit on a file of one-line grids with no per-grid limit but the count: its grids read and
+    solved in compiled batches, each result as solve() gives it (backends/jit/lines.py); None
+    for any other run."""
+    if (backend.name != "jit" or args.file == "-" or args.timeout or args.cpu_limit
+            or args.memory or args.isomorph is not None or args.all):
+        return None
+    from sudokucp.backends.jit.lines import FileBatch
+
+    return FileBatch.open(backend, puzzle_source(args.file), args.shape, limit,
+                          0 if args.count else None)
 
 
 def _solve_one(solve: Solver, puzzle: Puzzle, limit: int, count_only: bool,
@@ -335,12 +353,17 @@ def add_backends(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("backends", help="list every backend: availability, version, options",
                        description="List every backend with availability, package version, "
                                    "options and a one-line description.")
+    p.add_argument("--warm", metavar="BACKEND",
+                   help="compile a compiled backend's kernels now (jit), a line for each, so "
+                        "that no later run waits for them")
     p.set_defaults(handler=run_backends)
 
 
 def run_backends(args: argparse.Namespace) -> int:
     """Every backend as a line (name, available, version) and its options, description and
     why it is not available below it, all wrapped to the terminal's width."""
+    if args.warm:
+        return _warm(args.warm)
     width = max(terminal_columns(), 40)
     rows, notes, counting = [("name", "available", "version")], [], []
     for name in [*BACKENDS, *WRAPPERS]:
@@ -376,6 +399,23 @@ def _kinds(cls: type) -> str:
     from sudokucp.rules import CLASSIC_KIND, KINDS
 
     return ", ".join(k for k in (CLASSIC_KIND, *KINDS) if k in cls.kinds)
+
+
+def _warm(name: str) -> int:
+    """Compile a backend's kernels ahead (its compile_ahead hook), a progress line for each."""
+    import time
+
+    cls = backend_class(name)
+    if not hasattr(cls, "compile_ahead"):
+        raise CommandError(f"--warm: {name} compiles nothing ahead (jit does)")
+    if not cls.available():
+        raise CommandError(f"--warm: {name} is not available here: {unavailable_reason(cls)}")
+    start = time.perf_counter()
+    count = cls.compile_ahead(lambda what, i, total: print(
+        f"{name}: {what} ({i + 1}/{total})…", file=sys.stderr, flush=True))
+    print(f"{name}: {count} kernels compiled or loaded in {time.perf_counter() - start:.1f} s; "
+          "later runs load them from numba's cache")
+    return EXIT_OK
 
 
 def _wrap(text: str, width: int, first: str, rest: str) -> str:

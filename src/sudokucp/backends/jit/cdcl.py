@@ -22,6 +22,7 @@ the state is in jit_cdcl_state, propagation in jit_cdcl_propagate, analysis in j
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sudokucp.backends.jit.cdcl_learn import add_clause, analyze, reduce_pool
@@ -86,6 +87,8 @@ from sudokucp.backends.jit.cdcl_state import (
     state,
 )
 from sudokucp.backends.jit.layout import BUDGET, EXHAUSTED, FULL_BUFFER, LIMIT, low_index
+
+ROOT = np.int64(0)  # level 0, typed: a literal argument compiles a callee once more
 
 __all__ = ["BUDGET", "EXHAUSTED", "GROW", "LIMIT", "Q_MINIMIZE", "Q_PROBED", "grow", "positions",
            "run", "state"]
@@ -158,7 +161,7 @@ def probe(iv, act, cells, uds, units, peers, cunits, cpos, lims, pool, meta, wat
             enqueue(2 * v, NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
             failed = propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch,
                                lists, regs, n)
-            backtrack(0, iv, act, cells, uds, cunits, cpos, lims, regs, n)
+            backtrack(ROOT, iv, act, cells, uds, cunits, cpos, lims, regs, n)
             if failed:
                 regs[Q_PROBED] += 1
                 changed = True
@@ -198,8 +201,8 @@ def block(iv, act, cells, uds, cunits, cpos, lims, pool, meta, watch, lists, reg
     out = iv[V_OUT]
     for c in range(n * n):
         out[c] = 2 * (c * n + cells[1, c]) + 1
-    backtrack(0, iv, act, cells, uds, cunits, cpos, lims, regs, n)
-    kept = 0
+    backtrack(ROOT, iv, act, cells, uds, cunits, cpos, lims, regs, n)
+    kept = np.int64(0)  # typed: a literal would compile add_clause once more
     for t in range(n * n):
         if value(iv, out[t]) < 0:
             out[kept] = out[t]
@@ -209,7 +212,7 @@ def block(iv, act, cells, uds, cunits, cpos, lims, pool, meta, watch, lists, reg
     if kept == 1:
         enqueue(out[0], NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
         return True
-    if add_clause(out, kept, 0, pool, meta, watch, lists, regs) == -2:
+    if add_clause(out, kept, np.int64(0), pool, meta, watch, lists, regs) == -2:
         rebuild_watches(pool, meta, watch, lists, regs)
     return True
 
@@ -256,7 +259,7 @@ def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool
                      n):
             if regs[Q_CKIND] == K_OVERFLOW:  # the arena is full: lay the lists out again
                 rebuild_watches(pool, meta, watch, lists, regs)
-                backtrack(0, iv, act, cells, uds, cunits, cpos, lims, regs, n)
+                backtrack(ROOT, iv, act, cells, uds, cunits, cpos, lims, regs, n)
                 regs[Q_HEAD] = 0
                 continue
             regs[Q_CONFLICTS] += 1
@@ -296,7 +299,7 @@ def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool
             regs[Q_NEXT_REDUCE] = regs[Q_CONFLICTS] + FIRST_REDUCE + REDUCE_STEP * regs[Q_REDUCES]
             reduce_pool(iv, pool, meta, watch, lists, regs)
         if restart_due(regs, fregs, recent) and regs[Q_LEVEL] > 0:
-            backtrack(0, iv, act, cells, uds, cunits, cpos, lims, regs, n)
+            backtrack(ROOT, iv, act, cells, uds, cunits, cpos, lims, regs, n)
             regs[Q_RESTARTS] += 1
             regs[Q_LUBY] += 1
             regs[Q_NEXT_RESTART] = regs[Q_CONFLICTS] + regs[Q_LUBY_UNIT] * luby(regs[Q_LUBY])

@@ -31,6 +31,8 @@ from sudokucp.backends.jit.cdcl_state import (
     bump,
 )
 
+LBD_CAP = 31  # count_levels stops counting there
+
 # --- learning ------------------------------------------------------------------------------------
 
 @njit(cache=True)
@@ -61,7 +63,7 @@ def reason_of(v, iv, units, pool, meta, out, n):
     """The clause that implied variable v (which must not be a decision), into `out`."""
     r = iv[V_REASON, v]
     if r >= 0:
-        return clause_of(K_POOL, r, 0, units, pool, meta, out, n)
+        return clause_of(np.int64(K_POOL), r, np.int64(0), units, pool, meta, out, n)
     t = -2 - r
     kind = t % 3
     return clause_of(kind, t // 3, v, units, pool, meta, out, n)
@@ -75,7 +77,7 @@ def analyze(iv, act, fregs, units, pool, meta, regs, n):
     level, lvl = iv[V_LEVEL], regs[Q_LEVEL]
     size = clause_of(regs[Q_CKIND], regs[Q_CA], regs[Q_CB], units, pool, meta, tmp, n)
     path = 0
-    length = 1
+    length = np.int64(1)  # typed: a literal compiles the callees once more
     idx = regs[Q_TRAIL] - 1
     p = -1
     while True:
@@ -114,21 +116,21 @@ def analyze(iv, act, fregs, units, pool, meta, regs, n):
         else:
             seen[w] = 1
             out[t] = 2 * w + 1
-    kept = 1
+    kept = np.int64(1)
     for t in range(1, length):
         if out[t] >= 0:
             out[kept] = out[t]
             kept += 1
     length = kept
     clear = iv[V_CLEAR]
-    marked = 0  # vars marked seen by the recursive check, cleared below
+    marked = np.int64(0)  # vars marked seen by the recursive check, cleared below
     if regs[Q_MINIMIZE]:
         marked = minimise(out, length, iv, units, pool, meta, n)
     else:
         for t in range(1, length):  # drop literals implied by others of the clause (local)
             if local_redundant(out[t] >> 1, iv, units, pool, meta, n):
                 out[t] = -1 - out[t]
-    kept = 1
+    kept = np.int64(1)
     for t in range(1, length):
         q = out[t]
         seen[(q if q >= 0 else -1 - q) >> 1] = 0
@@ -168,10 +170,10 @@ def minimise(out, length, iv, units, pool, meta, n):
     """Recursive minimising (MiniSat's): mark out[t] (t >= 1) as -1 - out[t] when the clause's
     other literals imply it through reasons alone; returns the vars it marked seen (V_CLEAR)."""
     level = iv[V_LEVEL]
-    levels = 0  # a bit per level (mod 64) of the clause: a literal of another level can't go
+    levels = np.int64(0)  # a bit per level (mod 64) of the clause: no literal of another goes
     for t in range(1, length):
         levels |= 1 << (level[out[t] >> 1] & 63)
-    marked = 0
+    marked = np.int64(0)
     for t in range(1, length):
         v = out[t] >> 1
         if iv[V_REASON, v] == NO_REASON:
@@ -224,7 +226,7 @@ def count_levels(out, length, level):
                 break
         if fresh:
             total += 1
-        if total > 30:
+        if total >= LBD_CAP:
             break
     return total
 
@@ -251,14 +253,24 @@ def reduce_pool(iv, pool, meta, watch, lists, regs):
     """Keep the clauses of LBD <= 2 (blocking ones: 0), the reasons of assignments and the better
     half of the rest (by LBD, newer first); compact, renumber the reasons, rebuild the watches."""
     count = regs[Q_NCL]
-    keys = np.empty(count, np.int64)
-    for i in range(count):
-        keys[i] = meta[2, i] * (count + 1) + (count - i)
-    order = np.argsort(keys)
+    half = count // 2  # the better half: lower LBD first, the newer first among equals
+    buckets = np.zeros(LBD_CAP + 1, np.int64)  # by LBD: a count, not a sort (np.argsort
+    for i in range(count):  # compiles numba's quicksort, seconds of a cold start)
+        buckets[min(meta[2, i], LBD_CAP)] += 1
+    below = 0
+    cut = 0  # the LBD where the better half ends
+    while cut <= LBD_CAP and below + buckets[cut] <= half:
+        below += buckets[cut]
+        cut += 1
+    need = half - below  # of the clauses of LBD `cut`, the newest this many
     keep = np.zeros(count, np.bool_)
-    for j in range(count):
-        i = order[j]
-        keep[i] = meta[2, i] <= 2 or j < count // 2
+    for i in range(count - 1, -1, -1):
+        lbd = min(meta[2, i], LBD_CAP)
+        if lbd <= 2 or lbd < cut:
+            keep[i] = True
+        elif lbd == cut and need > 0:
+            keep[i] = True
+            need -= 1
     for t in range(regs[Q_TRAIL]):
         r = iv[V_REASON, iv[V_TRAIL, t] >> 1]
         if r >= 0:

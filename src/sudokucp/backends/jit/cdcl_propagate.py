@@ -106,7 +106,7 @@ def conflict(regs, kind, a, b):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_watch(lit, clause, blocker, watch, lists, regs):
     """Append (clause, blocker) to the list of `lit`, moving the list to the arena's end when it
     is full; False when the arena has no room left."""

@@ -6,6 +6,10 @@ Propagation levels (jit_layout): singles (naked and hidden), locked (+ pointing 
 alldiff (singles + Regin's matching filter per unit: every naked and hidden subset), full
 (alldiff + locked), dual (alldiff + the filter on each digit's row x column, row x box and
 column x box views: every fish and every locked set).
+
+Two compiled versions of each entry point, by the type of `mate` (the matching filter's state):
+an array at the levels with the filter, None at singles and locked, where numba drops the filter's
+branches before typing them, so that the light version compiles in about half the time.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from sudokucp.backends.jit.layout import (
     S_FAIL,
     S_QLEN,
     S_SOLVED,
+    cycles,
     layout,
     low_index,
     popcount,
@@ -65,7 +70,8 @@ __all__ = ["BUDGET", "EXHAUSTED", "LIMIT", "buffers", "layout", "run", "run_many
 
 @njit(cache=True)
 def fixpoint(cand, units, peers, cunits, mate, scr, geo, regs):
-    """Propagate the queued placements at the chosen level until nothing changes."""
+    """Propagate the queued placements at the chosen level until nothing changes (`mate` None:
+    no matching filter, whatever the level)."""
     level = geo[G_LEVEL]
     cells = geo[G_CELLS]
     while True:
@@ -84,18 +90,19 @@ def fixpoint(cand, units, peers, cunits, mate, scr, geo, regs):
                 return False
             if out:
                 continue
-        if level >= ALLDIFF:
-            out = alldiff(cand, units, peers, cunits, mate, scr, geo, regs)
-            if out < 0:
-                return False
-            if out:
-                continue
-        if level == DUAL:
-            out = views(cand, peers, cunits, mate, scr, geo, regs)
-            if out < 0:
-                return False
-            if out:
-                continue
+        if mate is not None:  # a type test: numba prunes the branch where mate is None
+            if level >= ALLDIFF:
+                out = alldiff(cand, units, peers, cunits, mate, scr, geo, regs)
+                if out < 0:
+                    return False
+                if out:
+                    continue
+            if level == DUAL:
+                out = views(cand, peers, cunits, mate, scr, geo, regs)
+                if out < 0:
+                    return False
+                if out:
+                    continue
         return True
 
 
@@ -187,7 +194,8 @@ def start(grid, units, peers, cunits, geo, cand, frames, regs, mate, scr):
     row[:] = (1 << n) - 1
     for i in range(REGS_LEN):
         regs[i] = 0
-    mate[:, :] = -1
+    if mate is not None:
+        mate[:, :] = -1
     scr[S_QLEN] = 0
     scr[S_SOLVED] = 0
     for u in range(3 * n):
@@ -249,7 +257,8 @@ def run(grid, units, peers, cunits, geo, cand, frames, regs, sols, mate, scr, bu
         frames[d, F_REST] = rest ^ alt
         regs[R_GUESSES] += 1
         row = cand[d + 1]
-        row[:] = cand[d]
+        for c in range(cells):  # a loop: a slice copy compiles numba's shape checks and messages
+            row[c] = cand[d, c]
         scr[S_QLEN] = 0
         scr[S_SOLVED] = frames[d, F_SOLVED]
         for u in range(3 * n):
@@ -272,35 +281,38 @@ def run(grid, units, peers, cunits, geo, cand, frames, regs, sols, mate, scr, bu
                 blame(scr, geo, cunits)
 
 
-def buffers(geo: np.ndarray, capacity: int) -> tuple[np.ndarray, ...]:
-    """Fresh state arrays for one search: cand, frames, regs, sols (uint8 digits), mate, scr."""
+def buffers(geo: np.ndarray, capacity: int) -> tuple[np.ndarray | None, ...]:
+    """Fresh state arrays for one search: cand, frames, regs, sols (uint8 digits), mate (None
+    at the levels without the matching filter), scr."""
     n, cells = int(geo[G_N]), int(geo[G_CELLS])
+    mate = np.full((6 * n, n), -1, np.int64) if geo[G_LEVEL] >= ALLDIFF else None
     return (np.empty((cells + 2, cells), np.int64), np.zeros((cells + 2, FRAME_LEN), np.int64),
-            np.zeros(REGS_LEN, np.int64), np.zeros((capacity, cells), np.uint8),
-            np.full((6 * n, n), -1, np.int64), np.zeros(int(geo[G_SIZE]), np.int64))
+            np.zeros(REGS_LEN, np.int64), np.zeros((capacity, cells), np.uint8), mate,
+            np.zeros(int(geo[G_SIZE]), np.int64))
 
 
 @njit(cache=True)
-def run_many(grids, units, peers, cunits, geo, out_sols, out_counts, out_complete, out_stats):
-    """Solve every row of `grids` to the end (no budget): first solution, count up to the limit,
-    whether the search was exhausted, and nodes, guesses, backtracks per grid."""
-    n, cells = geo[G_N], geo[G_CELLS]
-    cand = np.empty((cells + 2, cells), np.int64)
-    frames = np.zeros((cells + 2, FRAME_LEN), np.int64)
-    regs = np.zeros(REGS_LEN, np.int64)
-    sols = np.zeros((1, cells), np.uint8)
-    mate = np.full((6 * n, n), -1, np.int64)
-    scr = np.zeros(geo[G_SIZE], np.int64)
+def run_many(grids, units, peers, cunits, geo, cand, frames, regs, sols, mate, scr, out_sols,
+             out_counts, out_complete, out_stats):
+    """Solve every row of `grids` to the end (no budget) on one search's buffers: the first
+    solutions (as many as `out_sols` has room for per grid, zeros after), the count up to the
+    limit, whether the search was exhausted, and nodes, guesses, backtracks per grid, then its
+    processor cycles when `out_stats` has a fourth column."""
+    cells, kept = geo[G_CELLS], out_sols.shape[1]
+    timed = out_stats.shape[1] > 3
     for i in range(grids.shape[0]):
+        t0 = cycles() if timed else 0
         regs[R_PHASE] = 0
         status = run(grids[i], units, peers, cunits, geo, cand, frames, regs, sols, mate, scr,
                      np.int64(-1))  # typed as the budget of a call from Python: one compile
         out_counts[i] = regs[R_FOUND]
         out_complete[i] = status == EXHAUSTED
-        if regs[R_STORED]:
-            out_sols[i, :] = sols[0]
-        else:
-            out_sols[i, :] = 0
+        stored = regs[R_STORED]
+        for j in range(kept):
+            for c in range(cells):
+                out_sols[i, j, c] = sols[j, c] if j < stored else 0
         out_stats[i, 0] = regs[R_NODES]
         out_stats[i, 1] = regs[R_GUESSES]
         out_stats[i, 2] = regs[R_BACKTRACKS]
+        if timed:
+            out_stats[i, 3] = cycles() - t0

@@ -1,6 +1,6 @@
 """Compiled searches (numba): candidate bitmasks and propagation to a fixpoint at every node.
 
-Two kernels, imported on first use. `dfs` (dfs.py over layout.py, propagate.py and
+Three kernels, imported on first use. `dfs` (dfs.py over layout.py, propagate.py and
 matching.py) keeps a row of candidate masks per depth on an explicit stack; at every node it
 places naked and hidden singles to a fixpoint, then per `propagation`: pointing and claiming
 (`locked`, the default below 16x16), Regin's matching filter on every changed unit (`alldiff`:
@@ -9,6 +9,13 @@ digit's row x column, row x box and column x box views too (`dual`: every fish a
 It branches on the open cell with the fewest candidates per failure weight of its units
 (`branch=wdeg`, dom/wdeg), the fewest candidates (`cell`), or a digit with fewer places in a unit
 when there is one (`smallest`, Knuth's rule).
+
+`bands` (bands.py; the default at 9x9, BAND_SIDES) keeps a mask per digit and band of r rows
+instead: one word holds a digit's rows, boxes and columns of a band, and a table of the band's
+mini-row patterns does what pointing and claiming do within it; hidden singles per row and
+column, box-to-column pointing and column-to-box claiming, naked singles over a band's digits
+at once; it branches on a cell with the fewest candidates (two when there is one). It takes
+the shapes whose bands fit in 63 bits; `search=bands` leaves the others to dfs.
 
 `cdcl` (cdcl.py over cdcl_state.py, cdcl_propagate.py and cdcl_learn.py; the default from
 25x25) learns clauses from conflicts over the same singles: first-UIP clauses whose struck digits
@@ -21,9 +28,11 @@ at the median but fail less in the tail. It is what solves the 25x25 minimal gri
 in every solution, so counts (limit 2 or 0) are exact in both kernels.
 
 The deadline: a kernel runs in budgets (guesses, or conflicts and decisions) and the clock is read
-between them, each budget sized to take about BUDGET_S. Importing a kernel and compiling it, or
-loading it from numba's cache on disk (kernels.py), happens once per process in `_prepare`,
-before the clock: its seconds are in `build_s` of the first result of a shape, never in `seconds`.
+between them, each budget sized to take about BUDGET_S. Compiling the one entry point a search
+needs, or loading it from numba's cache on disk (kernels.py), happens once per process in
+`_prepare`, before the clock: its seconds are in `build_s` of the first result of a shape, never
+in `seconds`. `compile_ahead` compiles them all (`sudoku-cp backends --warm jit`). Batches of
+one-line grids read and solved in compiled code: lines.py (`solve_lines`).
 
 Stats: nodes = values placed, guesses = alternatives tried (dfs) or decisions (cdcl), backtracks =
 guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, restarts, probed
@@ -41,11 +50,14 @@ from typing import Any
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.backends.jit.kernels import (
     as_grid,
+    band_fits,
+    band_tables,
     cell_positions,
+    module,
     numpy_module,
+    ready,
     refuse_values_out_of_range,
     tables,
-    warm,
 )
 from sudokucp.clock import expired
 from sudokucp.puzzle import Puzzle, Shape
@@ -55,7 +67,9 @@ BRANCHES = ("cell", "smallest", "wdeg")
 FALLBACK = {"phase": "true", "minimise": "local"}  # cdcl, first solution: after `fallback`
 STOPPED = -1  # _learn: the conflicts passed the cap
 STRONG_SIDE = 16  # propagation=auto: `full` from this side up, `locked` below
+MATCHING = LEVELS.index("alldiff")  # levels from this one up run the matching filter
 LEARN_SIDE = 25  # search=auto: clause learning from this side up
+BAND_SIDES = (9,)  # search=auto: the band-wise kernel at these sides (where it measures faster)
 FIRST_BUDGET = 256  # guesses (or conflicts and decisions) before the first look at the clock
 BUDGET_S = 0.005  # aim of each later budget, in seconds
 CAPACITY = 1024  # solutions the buffer holds before the kernel hands them over
@@ -65,7 +79,7 @@ class Batch:
     """What solve_many returns, one row per grid: the first solution (zeros when none), the
     solutions counted (up to the limit), whether the search was exhausted, and the stats."""
 
-    solutions: Any  # int64 (grids x cells)
+    solutions: Any  # uint8 (grids x cells)
     counts: Any  # int64 (grids,)
     complete: Any  # bool (grids,)
     stats: Any  # int64 (grids x 3): nodes, guesses, backtracks
@@ -74,7 +88,8 @@ class Batch:
 
 @dataclass(frozen=True)
 class _Plan:
-    """The searches of one shape, limit and keep: kernel, module, buffer size, dfs buffers."""
+    """The searches of one shape, limit and keep: kernel, module, buffer size, and for the
+    depth-first kernels (dfs, bands) their arguments and buffers, reused from search to search."""
 
     kernel: str
     k: ModuleType
@@ -82,26 +97,28 @@ class _Plan:
     limit: int
     handover: bool  # every solution comes back (keep=None)
     capacity: int
-    args: tuple  # dfs: tables, geo and buffers, reused; cdcl: ()
+    args: tuple = ()  # run()'s arguments but the grid and the budget; cdcl: ()
+    regs: Any = None  # the registers and the solution buffer among them
+    sols: Any = None
 
     @property
     def dfs(self) -> bool:
-        return self.kernel == "dfs"
+        return self.kernel != "cdcl"
 
 
 class Jit(Backend):
     """Compiled bitmask searches: propagating depth-first search, or clause learning."""
 
     name = "jit"
-    description = ("compiled (numba) bitmask search: singles to a fixpoint, smallest choice first; "
-                   "clause learning for 25x25")
+    description = ("compiled (numba) bitmask search: singles to a fixpoint, smallest choice first "
+                   "(band-wise masks at 9x9); clause learning for 25x25")
     extra = "jit"
     module = "numba"
     package = "numba"
     defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "luby",
                 "phase": "saved", "root": "singles", "minimise": "recursive", "probe": False,
                 "fallback": 30000}
-    choices = {"search": ("auto", "dfs", "cdcl"), "propagation": ("auto", *LEVELS),
+    choices = {"search": ("auto", "dfs", "bands", "cdcl"), "propagation": ("auto", *LEVELS),
                "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": ("true", "saved"),
                "root": LEVELS, "minimise": ("recursive", "local")}
 
@@ -111,11 +128,27 @@ class Jit(Backend):
         super().__init__(**options)
         self.plans: dict[tuple[int, int, int, int | None], _Plan] = {}  # by (r, c, limit, keep)
 
+    @classmethod
+    def compile_ahead(cls, progress: Callable[[str, int, int], None] | None = None) -> int:
+        """Compile (or load from numba's cache) every entry point of every kernel now, telling
+        `progress` (name, index, total) before each; the number of entry points."""
+        from sudokucp.backends.jit.kernels import KERNELS, entries, warm_all
+
+        warm_all(progress)
+        return sum(len(entries(kernel)) for kernel in KERNELS)
+
     def kernel(self, shape: Shape) -> str:
-        """The kernel that searches a shape: "cdcl" or "dfs" (auto: cdcl from LEARN_SIDE up)."""
+        """The kernel that searches a shape: "cdcl", "bands" or "dfs" (auto: cdcl from
+        LEARN_SIDE up, bands at BAND_SIDES unless a dfs option is set, else dfs; bands: dfs
+        where the shape's bands do not fit in 63 bits)."""
         name = self.options["search"]
         if name == "auto":
-            return "cdcl" if shape.side >= LEARN_SIDE else "dfs"
+            if shape.side >= LEARN_SIDE:
+                return "cdcl"
+            dfs_options = self.options["propagation"] != "auto" or self.options["branch"] != "wdeg"
+            return "bands" if shape.side in BAND_SIDES and not dfs_options else "dfs"
+        if name == "bands" and not band_fits(shape):
+            return "dfs"
         return name
 
     def level(self, shape: Shape) -> int:
@@ -125,11 +158,19 @@ class Jit(Backend):
             name = "full" if shape.side >= STRONG_SIDE else "locked"
         return LEVELS.index(name)
 
+    def strong(self, shape: Shape) -> bool:
+        """Whether the dfs kernel's version with the matching filter searches a shape."""
+        return self.level(shape) >= MATCHING
+
     def _prepare(self, shape: Shape) -> None:
-        """The shape's kernel compiled (once per process) and the tables it reads."""
+        """The entry point that searches one grid of the shape compiled (once per process; only
+        that one) and the tables it reads."""
         kernel = self.kernel(shape)
-        warm(kernel)
-        tables(shape)
+        ready(kernel, "run", kernel == "dfs" and self.strong(shape))
+        if kernel == "bands":
+            band_tables(shape)
+        else:
+            tables(shape)
         if kernel == "cdcl":
             cell_positions(shape)
 
@@ -151,9 +192,8 @@ class Jit(Backend):
 
     def _plan(self, shape: Shape, limit: int, keep: int | None) -> _Plan:
         """What every search of a shape, limit and keep shares: the kernel, the solution buffer's
-        size and, for dfs, its tables and buffers (reused from one search to the next)."""
+        size and, for dfs and bands, their tables and buffers (reused from search to search)."""
         kernel = self.kernel(shape)
-        k = warm(kernel)
         # keep=None: every grid comes back, the buffer emptied whenever it fills; else the kernel
         # keeps the first few and counts the rest itself (constant memory)
         handover = keep is None
@@ -161,18 +201,31 @@ class Jit(Backend):
             capacity = min(limit, CAPACITY) if limit else CAPACITY
         else:
             capacity = max(1, min(limit, keep) if limit else keep)
-        args: tuple = ()
-        if kernel == "dfs":
-            geo = k.layout(shape.side, shape.box_rows, shape.box_cols, self.level(shape),
-                           BRANCHES.index(self.options["branch"]), limit, int(handover))
-            args = (*tables(shape), geo, *k.buffers(geo, capacity))
-        return _Plan(kernel, k, shape, limit, handover, capacity, args)
+        if kernel == "cdcl":
+            return _Plan(kernel, ready(kernel), shape, limit, handover, capacity)
+        k, args, regs, sols = self._arguments(shape, limit, int(handover), capacity)
+        return _Plan(kernel, k, shape, limit, handover, capacity, args, regs, sols)
+
+    def _arguments(self, shape: Shape, limit: int, keep: int, capacity: int, entry: str = "run"
+                   ) -> tuple[ModuleType, tuple, Any, Any]:
+        """A depth-first kernel (dfs or bands) with `entry` compiled, the arguments of its run()
+        and run_many() but the grids and the budget (tables, geo, fresh buffers), and among
+        them its registers and its solution buffer of `capacity` grids."""
+        kernel = self.kernel(shape)
+        if kernel == "bands":
+            k = ready("bands", entry)
+            geo = k.layout(shape.side, shape.box_rows, shape.box_cols, limit, keep)
+            args = (band_tables(shape), geo, *k.buffers(geo, capacity))
+            return k, args, args[4], args[5]
+        k = ready("dfs", entry, self.strong(shape))
+        geo = self.geo(shape, limit, keep)
+        args = (*tables(shape), geo, *k.buffers(geo, capacity))
+        return k, args, args[6], args[7]
 
     def _dfs(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
              ) -> tuple[int, bool, dict]:
         """The propagating depth-first kernel, on the plan's buffers."""
-        k, args = plan.k, plan.args
-        regs, sols = args[6], args[7]
+        k, args, regs, sols = plan.k, plan.args, plan.regs, plan.sols
         regs[k.R_PHASE] = 0  # start afresh: the kernel resets the rest
         status = k.run(grid, *args, -1 if deadline is None else FIRST_BUDGET)
         timed_out = False
@@ -246,9 +299,9 @@ class Jit(Backend):
 
     def _root_masks(self, shape: Shape, grid: Any) -> Any:
         """Candidate masks after the `root` propagation of the dfs kernel (None: contradiction)."""
-        d = warm("dfs")
-        geo = d.layout(shape.side, shape.box_rows, shape.box_cols,
-                       LEVELS.index(self.options["root"]), 0, 1, 1)
+        level = LEVELS.index(self.options["root"])
+        d = ready("dfs", "start", level >= MATCHING)
+        geo = d.layout(shape.side, shape.box_rows, shape.box_cols, level, 0, 1, 1)
         cand, frames, regs, _, mate, scr = d.buffers(geo, 1)
         if not d.start(grid, *tables(shape), geo, cand, frames, regs, mate, scr):
             return None
@@ -267,23 +320,47 @@ class Jit(Backend):
 
     def solve_array(self, grids: Any, shape: Shape, *, limit: int = 1) -> Batch:
         """solve_many on a (grids x cells) integer array, 0 for a blank."""
-        if self.kernel(shape) != "dfs":
-            raise NotImplementedError(f"solve_many runs the dfs kernel; {shape} grids are searched "
-                                      "with clause learning here (pass search=dfs to batch them)")
-        k, np = warm("dfs"), numpy_module()
+        np = numpy_module()
         grids = np.ascontiguousarray(grids, np.int64)
         if grids.ndim != 2 or grids.shape[1] != shape.cells:
             raise ValueError(f"expected an array of {shape} grids ({shape.cells} columns), "
                              f"not one of shape {grids.shape}")
         refuse_values_out_of_range(np, grids, shape)
-        m = grids.shape[0]
-        out = (np.zeros((m, shape.cells), np.int64), np.zeros(m, np.int64),
-               np.zeros(m, np.bool_), np.zeros((m, 3), np.int64))
-        geo = k.layout(shape.side, shape.box_rows, shape.box_cols, self.level(shape),
-                       BRANCHES.index(self.options["branch"]), limit, 0)
+        grids = grids.astype(np.uint8)
+        self.run_batch(grids[:0], shape, limit, 1)  # compiled (or loaded) before the clock
         t0 = time.perf_counter()
-        k.run_many(grids.astype(np.uint8), *tables(shape), geo, *out)
-        return Batch(*out, seconds=time.perf_counter() - t0)
+        out = self.run_batch(grids, shape, limit, 1)
+        return Batch(out[0][:, 0], *out[1:], seconds=time.perf_counter() - t0)
+
+    def run_batch(self, grids: Any, shape: Shape, limit: int, kept: int, timed: bool = False
+                  ) -> tuple:
+        """One compiled call of the shape's depth-first kernel (dfs or bands) over (grids x cells)
+        uint8 givens: the first `kept` solutions of each (grids x kept x cells, zeros after its
+        count), counts, complete, and stats (nodes, guesses, backtracks, and with `timed` the
+        processor cycles of each grid)."""
+        if self.kernel(shape) == "cdcl":
+            raise NotImplementedError(f"a batch runs a depth-first kernel; {shape} grids are "
+                                      "searched with clause learning here (pass search=dfs to "
+                                      "batch them)")
+        np, m = numpy_module(), len(grids)
+        out = (np.zeros((m, kept, shape.cells), np.uint8), np.zeros(m, np.int64),
+               np.zeros(m, np.bool_), np.zeros((m, 4 if timed else 3), np.int64))
+        k, args, _, _ = self._arguments(shape, limit, 0, kept, "run_many")
+        k.run_many(grids, *args, *out)
+        return out
+
+    def solve_lines(self, data: Any, shape: Shape | None = None, *, limit: int = 1,
+                    kept: int = 1, stem: str = "") -> Any:
+        """Read and solve a text of one-line grids in compiled code (lines.py's solve_lines)."""
+        from sudokucp.backends.jit.lines import solve_lines
+
+        return solve_lines(data, shape, backend=self, limit=limit, kept=kept, stem=stem)
+
+    def geo(self, shape: Shape, limit: int, keep: int) -> Any:
+        """The dfs kernel's geo array for a shape, this instance's options and a limit."""
+        return module("dfs").layout(shape.side, shape.box_rows, shape.box_cols,
+                                    self.level(shape), BRANCHES.index(self.options["branch"]),
+                                    limit, keep)
 
 
 def _drive(step: Callable[[int], int], k: ModuleType, regs: Any, sols: Any, stored: int,

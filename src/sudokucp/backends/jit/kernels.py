@@ -1,16 +1,22 @@
-"""The jit kernels' loading: numba's cache folder, importing and compiling each kernel once per
-process (`warm`), and the arrays every kernel reads (grids, unit tables, cell positions).
+"""The jit kernels' loading: numba's cache folder, compiling each entry point once per process
+when a call first needs it (`ready`), or all of them ahead (`warm_all`, for `sudoku-cp backends
+--warm jit`), and the arrays the kernels read (unit tables, cell positions, band tables).
 
-Importing a kernel compiles it, or loads its machine code from numba's cache on disk; `warm` then
-runs it once on an empty 4x4 grid so that every entry point is compiled before a timed search.
+An entry point compiles on its first call, or loads its machine code from numba's cache on disk;
+`ready` makes that call on an empty 4x4 grid, so that a timed search never holds it. Only what a
+call needs is compiled: a kernel's one-grid search (`run`) and its batch (`run_many`) apart,
+dfs's root propagation (`start`, for cdcl) apart too, dfs in a light version (no matching filter:
+the levels singles and locked) and a strong one; the reading of one-line grids (scan) apart.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import logging
 import os
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -53,6 +59,18 @@ def tables(shape: Shape) -> tuple[Any, Any, Any]:
             np.array(g.cell_units, np.int64))
 
 
+def band_fits(shape: Shape) -> bool:
+    """Whether the band-wise kernel (bands.py) takes a shape: its bands fit in 63 bits."""
+    r, n = shape.box_rows, shape.side
+    return r * n <= 63 and n <= 16 and r * r <= 16
+
+
+@cache
+def band_tables(shape: Shape) -> Any:
+    """The band-wise kernel's tables of a shape (bands.tables)."""
+    return module("bands").tables(shape.box_rows, shape.box_cols)
+
+
 @cache
 def cell_positions(shape: Shape) -> Any:
     """The place of each cell in its row, column and box (for the learning kernel)."""
@@ -82,12 +100,14 @@ def cache_folder() -> Iterator[None]:
         numba.config.CACHE_DIR = saved
 
 
-def cached(module: str) -> bool:
-    """Whether numba's cache folder (as set by cache_folder) holds machine code of `module`."""
+def cached(module: str, entry: str = "") -> bool:
+    """Whether numba's cache folder (as set by cache_folder) holds machine code of `module` (of
+    its function `entry` when given)."""
     import numba
 
     folder = Path(numba.config.CACHE_DIR)
-    return folder.is_dir() and any(folder.rglob(f"{module}.*.nbi"))
+    pattern = f"{module}.{entry}-*.nbi" if entry else f"{module}.*.nbi"
+    return folder.is_dir() and any(folder.rglob(pattern))
 
 
 @cache
@@ -97,30 +117,122 @@ def say_compiling() -> None:
 
 
 @cache
-def warm(kernel: str) -> ModuleType:
-    """Import and compile a kernel ("dfs" or "cdcl") once per process, by solving an empty 4x4
-    grid (Jit._prepare calls it before the clock)."""
-    np = numpy_module()
-    shape = Shape(2, 2)
-    grid = as_grid((0,) * 16)
-    if kernel == "cdcl":
-        warm("dfs")  # its propagation prepares the root
+def numba_registries() -> None:
+    """numba's lowering registries loaded once, before the first compile or cache load, without
+    importing scipy.linalg, which numba does only to tell whether np.convolve may call BLAS
+    (about 0.35 s); it imports as usual afterwards, and numba's linear algebra still finds it."""
+    import numba  # noqa: F401 - numba's own imports come first
+    from numba.core.registry import cpu_target
+
+    blocked = "scipy.linalg" not in sys.modules
+    if blocked:
+        sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # its import fails at once
+    try:
+        cpu_target.target_context.refresh()
+    finally:
+        if blocked:
+            del sys.modules["scipy.linalg"]
+
+
+KERNELS = ("dfs", "bands", "cdcl", "scan")  # the modules of compiled code
+
+
+def module(kernel: str) -> ModuleType:
+    """The module of a kernel (one of KERNELS), imported with numba's cache folder set."""
+    if kernel not in KERNELS:
+        raise ValueError(f"no jit kernel {kernel!r} (kernels: {', '.join(KERNELS)})")
+    numba_registries()
     with cache_folder():
-        if not cached(kernel):
+        return importlib.import_module(f"sudokucp.backends.jit.{kernel}")
+
+
+DFS_ENTRIES = ("run", "start", "run_many")
+
+
+@cache
+def ready(kernel: str, entry: str = "run", strong: bool = False) -> ModuleType:
+    """The kernel's module with `entry` compiled (or loaded from numba's cache) once per
+    process, by a call on an empty 4x4 grid; for dfs in the light version (no matching filter,
+    mate None) or the strong one. cdcl's root propagation needs dfs's light `start`."""
+    if kernel == "cdcl":
+        ready("dfs", "start")
+    found = module(kernel)
+    with cache_folder():
+        if not cached(kernel, entry):
             say_compiling()
-        if kernel == "dfs":
-            from sudokucp.backends.jit import dfs as module
-        else:
-            from sudokucp.backends.jit import cdcl as module
-    if kernel == "dfs":
-        geo = module.layout(4, 2, 2, 0, 0, 1, 1)
-        buffers = module.buffers(geo, 1)
-        module.run(grid, *tables(shape), geo, *buffers, -1)
-        module.start(grid, *tables(shape), geo, *buffers[:3], *buffers[4:])
-        module.run_many(np.zeros((1, 16), np.uint8), *tables(shape), geo,
-                        np.zeros((1, 16), np.int64), np.zeros(1, np.int64),
-                        np.zeros(1, np.bool_), np.zeros((1, 3), np.int64))
+        CALLS[kernel](found, entry, strong)
+    return found
+
+
+def _call_dfs(k: ModuleType, entry: str, strong: bool) -> None:
+    """One call of a dfs entry point on an empty 4x4 grid, at a level of its version."""
+    np, shape = numpy_module(), Shape(2, 2)
+    geo = k.layout(4, 2, 2, k.FULL if strong else k.LOCKED, 0, 1, 1)
+    cand, frames, regs, sols, mate, scr = k.buffers(geo, 1)
+    if entry == "run":
+        k.run(as_grid((0,) * 16), *tables(shape), geo, cand, frames, regs, sols, mate, scr, -1)
+    elif entry == "start":
+        k.start(as_grid((0,) * 16), *tables(shape), geo, cand, frames, regs, mate, scr)
     else:
-        module.run(grid, np.full(16, 15, np.int64), *tables(shape), cell_positions(shape),
-                   *module.state(4, 1, 1, 1), -1)
-    return module
+        k.run_many(np.zeros((1, 16), np.uint8), *tables(shape), geo, cand, frames, regs, sols,
+                   mate, scr, np.zeros((1, 1, 16), np.uint8), np.zeros(1, np.int64),
+                   np.zeros(1, np.bool_), np.zeros((1, 4), np.int64))
+
+
+def _call_cdcl(k: ModuleType, entry: str, strong: bool) -> None:
+    """One clause-learning search of an empty 4x4 grid."""
+    np, shape = numpy_module(), Shape(2, 2)
+    k.run(as_grid((0,) * 16), np.full(16, 15, np.int64), *tables(shape), cell_positions(shape),
+          *k.state(4, 1, 1, 1), -1)
+
+
+def _call_scan(k: ModuleType, entry: str, strong: bool) -> None:
+    """The reading of one empty 4x4 grid's line."""
+    np, shape = numpy_module(), Shape(2, 2)
+    k.scan(np.frombuffer(b"." * 16 + b"\n", np.uint8), np.zeros(256, np.uint8), tables(shape)[2],
+           16, 100, np.zeros(1, np.uint8), np.zeros(1, np.int64), np.zeros((1, 16), np.uint8),
+           np.zeros(12, np.int64))
+
+
+def _call_bands(k: ModuleType, entry: str, strong: bool) -> None:
+    """One call of a bands entry point on an empty 4x4 grid."""
+    np, shape = numpy_module(), Shape(2, 2)
+    geo = k.layout(4, 2, 2, 1, 1)
+    args = (band_tables(shape), geo, *k.buffers(geo, 1))
+    if entry == "run":
+        k.run(as_grid((0,) * 16), *args, -1)
+    else:
+        k.run_many(np.zeros((1, 16), np.uint8), *args, np.zeros((1, 1, 16), np.uint8),
+                   np.zeros(1, np.int64), np.zeros(1, np.bool_), np.zeros((1, 4), np.int64))
+
+
+CALLS = {"dfs": _call_dfs, "bands": _call_bands, "cdcl": _call_cdcl, "scan": _call_scan}
+
+
+def warm(kernel: str) -> ModuleType:
+    """Every entry point of a kernel compiled (or loaded), both versions for dfs."""
+    for entry, strong in entries(kernel):
+        ready(kernel, entry, strong)
+    return module(kernel)
+
+
+def entries(kernel: str) -> list[tuple[str, bool]]:
+    """(entry, strong) of every compiled version of a kernel's entry points."""
+    if kernel == "cdcl":
+        return [("run", False)]
+    if kernel == "scan":
+        return [("scan", False)]
+    if kernel == "bands":
+        return [("run", False), ("run_many", False)]
+    return [(entry, strong) for strong in (False, True) for entry in DFS_ENTRIES]
+
+
+def warm_all(progress: Callable[[str, int, int], None] | None = None) -> None:
+    """Compile (or load) every entry point of every kernel, telling `progress` (name, index,
+    total) before each one."""
+    todo = [(kernel, entry, strong) for kernel in KERNELS for entry, strong in entries(kernel)]
+    for i, (kernel, entry, strong) in enumerate(todo):
+        if progress is not None:
+            progress(f"{kernel}.{entry}" + (" (strong)" if kernel == "dfs" and strong else ""),
+                     i, len(todo))
+        ready(kernel, entry, strong)

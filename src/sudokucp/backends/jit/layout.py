@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 # geo: shape, options, scratch offsets
@@ -38,6 +39,17 @@ def popcount(typingctx, x):
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
     return types.int64(types.int64), codegen
+
+
+@intrinsic
+def cycles(typingctx):
+    """The processor's cycle counter (LLVM readcyclecounter: rdtsc on x86, 0 where there is
+    none), for the time of each grid of a batch without a clock call."""
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), []),
+                                            "llvm.readcyclecounter")
+        return builder.call(fn, [])
+    return types.int64(), codegen
 
 
 @intrinsic

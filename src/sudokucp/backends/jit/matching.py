@@ -3,6 +3,7 @@ subset) and per digit view, rows x columns and lines x boxes (every fish and loc
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sudokucp.backends.jit.layout import G_AD, G_C, G_DIRTY, G_N, G_R, G_VIEWS, S_FAIL, low_index
@@ -126,7 +127,7 @@ def match_unit(u, cand, units, cunits, mate, scr, geo):
     a = geo[G_AD]
     pos, dom, out, work = scr[a:a + n], scr[a + n:a + 2 * n], scr[a + 2 * n:a + 3 * n], \
         scr[a + 3 * n:a + 9 * n]
-    k = 0
+    k = np.int64(0)  # typed: a literal would compile gac once more
     for p in range(n):
         m = cand[units[u, p]]
         if m & (m - 1):
@@ -211,6 +212,7 @@ def views(cand, peers, cunits, mate, scr, geo, regs):
         pos[i] = i
     build_views(cand, scr, geo)
     v = geo[G_VIEWS]
+    zero, one = np.int64(0), np.int64(1)  # typed: literals would compile strike_segment thrice
     changed = 0
     for d in range(n):
         bit = 1 << d
@@ -229,11 +231,12 @@ def views(cand, peers, cunits, mate, scr, geo, regs):
                     y = low_index(gone)
                     gone &= gone - 1
                     if view == 0:  # row x, column y
-                        ok = strike_segment(cand, x, y, 0, 0, 1, bit, cunits, scr, geo)
+                        ok = strike_segment(cand, x, y, zero, zero, one, bit, cunits, scr, geo)
                     elif view == 1:  # row x, box y: c cells
-                        ok = strike_segment(cand, x, (y % r) * c, 0, 1, c, bit, cunits, scr, geo)
+                        ok = strike_segment(cand, x, (y % r) * c, zero, one, c, bit, cunits, scr,
+                                            geo)
                     else:  # column x, box y: r cells
-                        ok = strike_segment(cand, (y // r) * r, x, 1, 0, r, bit, cunits, scr,
+                        ok = strike_segment(cand, (y // r) * r, x, one, zero, r, bit, cunits, scr,
                                             geo)
                     if not ok:
                         return -1
