@@ -14,6 +14,7 @@ in the cage, a digit in a cage only if a true set has it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
@@ -57,16 +58,24 @@ def encode(shape: Shape, kind: str) -> Encoding:
     """The clauses of `shape` for the `minimal` or `extended` encoding, computed once."""
     n, geo = shape.side, geometry(shape)
     var = np.arange(1, n ** 3 + 1).reshape(n * n, n)  # var[cell, d - 1]
-    pairs = np.array([(a, b) for a in range(n * n) for b in geo.peers[a] if a < b])
+    binaries, longs = _group_clauses(var, geo.peers, geo.units, kind)
+    return Encoding(n, binaries, longs, kill_table(shape, var))
+
+
+def _group_clauses(var: np.ndarray, peers: Sequence[Sequence[int]],
+                  full_units: Sequence[Sequence[int]], kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """The binary clauses (peers differ; with `extended`, a cell holds one digit) and the long
+    ones (a cell holds a digit; with `extended`, each digit has a place in each full unit)."""
+    n = var.shape[1]
+    pairs = np.array([(a, b) for a in range(len(var)) for b in peers[a] if a < b])
     binaries = [np.stack([var[pairs[:, 0]], var[pairs[:, 1]]], axis=-1).reshape(-1, 2)]
     longs = [var]
     if kind == "extended":
         digit_pairs = np.array(list(combinations(range(n), 2)))
         binaries.append(np.stack([var[:, digit_pairs[:, 0]], var[:, digit_pairs[:, 1]]],
                                  axis=-1).reshape(-1, 2))
-        units = np.array(geo.units)
-        longs.append(var[units].transpose(0, 2, 1).reshape(-1, n))
-    return Encoding(n, np.concatenate(binaries), np.concatenate(longs), kill_table(shape, var))
+        longs.append(var[np.array(full_units)].transpose(0, 2, 1).reshape(-1, n))
+    return np.concatenate(binaries), np.concatenate(longs)
 
 
 def kill_table(shape: Shape, var: np.ndarray) -> np.ndarray:
@@ -91,23 +100,15 @@ def encode_rules(shape: Shape, rules: Rules, kind: str) -> Encoding:
     """The clauses of a variant: its groups, candidates and cage sums (the last few kept)."""
     n, lay = shape.side, layout(shape, rules)
     var = np.arange(1, n ** 3 + 1).reshape(n * n, n)
-    pairs = np.array([(a, b) for a in range(n * n) for b in lay.peers[a] if a < b])
-    binaries = [np.stack([var[pairs[:, 0]], var[pairs[:, 1]]], axis=-1).reshape(-1, 2)]
-    longs = [var]
-    if kind == "extended":
-        digit_pairs = np.array(list(combinations(range(n), 2)))
-        binaries.append(np.stack([var[:, digit_pairs[:, 0]], var[:, digit_pairs[:, 1]]],
-                                 axis=-1).reshape(-1, 2))
-        full = [g for i, g in enumerate(lay.groups) if lay.is_full(i)]
-        longs.append(var[np.array(full)].transpose(0, 2, 1).reshape(-1, n))
+    full = [g for i, g in enumerate(lay.groups) if lay.is_full(i)]
+    binaries, longs = _group_clauses(var, lay.peers, full, kind)
     others = [(-int(var[c, d]),) for c in range(n * n) for d in range(n)
               if not lay.allowed[c] >> d & 1]
     top = n ** 3
     for group, total in lay.sums:
         clauses, top = sum_clauses(lay, var, group, total, top)
         others += clauses
-    return Encoding(n, np.concatenate(binaries), np.concatenate(longs),
-                    padded_kills(lay, var), top - n ** 3, tuple(others))
+    return Encoding(n, binaries, longs, padded_kills(lay, var), top - n ** 3, tuple(others))
 
 
 def sum_clauses(lay: Layout, var: np.ndarray, group: tuple[int, ...], total: int, top: int
