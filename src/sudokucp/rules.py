@@ -315,3 +315,12 @@ def sum_sets(size: int, total: int, side: int, allowed: int) -> tuple[int, ...]:
     digits = [d for d in digits_of(allowed) if d <= side]
     return tuple(sum(1 << (d - 1) for d in combo) for combo in combinations(digits, size)
                  if sum(combo) == total)
+
+
+def reachable(mask: int, count: int, target: int) -> bool:
+    """Whether `count` distinct digits of `mask` may add up to `target`: it lies between the sums
+    of the smallest and of the largest `count` of them."""
+    if count == 0:
+        return target == 0
+    digits = digits_of(mask)
+    return len(digits) >= count and sum(digits[:count]) <= target <= sum(digits[-count:])

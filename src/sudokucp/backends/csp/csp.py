@@ -35,7 +35,7 @@ from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, Search
 from sudokucp.backends.csp.order import pick_variable, value_order
 from sudokucp.clock import expired
 from sudokucp.puzzle import Puzzle, geometry
-from sudokucp.rules import CLASSIC_KIND, KINDS, layout
+from sudokucp.rules import CLASSIC_KIND, KINDS, layout, reachable
 
 
 class _Stop(Exception):
@@ -263,15 +263,6 @@ def bits_of(mask: int) -> list[int]:
         mask ^= bit
         out.append(bit)
     return out
-
-
-def reachable(mask: int, count: int, target: int) -> bool:
-    """Whether `count` distinct digits of `mask` may add up to `target`: it lies between the
-    sums of the smallest and of the largest `count` of them."""
-    if count == 0:
-        return target == 0
-    digits = [bit.bit_length() for bit in bits_of(mask)]
-    return len(digits) >= count and sum(digits[:count]) <= target <= sum(digits[-count:])
 
 
 class Search:

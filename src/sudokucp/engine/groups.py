@@ -1,0 +1,78 @@
+"""A variant's search state over every group of its layout (sudokucp.rules): a free mask per group
+(full groups first: only they force a digit's last place), each cell's allowed digits, and each
+cage sum's unused digits, the sum still to make and its cells still open. The searches that take
+variants (mrv, naive, ...) place and remove digits on it.
+"""
+
+from __future__ import annotations
+
+from sudokucp.puzzle import Grid, Puzzle
+from sudokucp.rules import layout, reachable
+
+
+class Groups:
+    """A variant's search state: a free mask per group (full groups first), each cage sum's
+    digits left unused, the sum still to make and its cells still open."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        lay = layout(puzzle.shape, puzzle.rules)
+        order = sorted(range(len(lay.groups)), key=lambda g: not lay.is_full(g))
+        at = {g: i for i, g in enumerate(order)}
+        self.units = [lay.groups[g] for g in order]
+        self.nfull = sum(1 for g in order if lay.is_full(g))
+        self.free = [lay.full] * len(self.units)
+        self.allowed = lay.allowed
+        self.cell_units = [tuple(at[g] for g in groups) for groups in lay.cell_groups]
+        self.unused = [lay.full] * len(lay.sums)
+        self.left = [total for _, total in lay.sums]
+        self.open = [len(cells) for cells, _ in lay.sums]
+        self.cell_sums: list[tuple[int, ...]] = [() for _ in lay.allowed]
+        for k, (cells, _) in enumerate(lay.sums):
+            for c in cells:
+                self.cell_sums[c] += (k,)
+
+    def candidates(self, cell: int) -> int:
+        """The digits `cell` may take now."""
+        mask = self.allowed[cell]
+        for u in self.cell_units[cell]:
+            mask &= self.free[u]
+        for k in self.cell_sums[cell]:
+            mask &= self.sum_digits(k)
+        return mask
+
+    def sum_digits(self, k: int) -> int:
+        """The digits one more cell of cage k may take so that the rest can still make its sum."""
+        ok, unused, count, left = 0, self.unused[k], self.open[k] - 1, self.left[k]
+        mask = unused
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            if reachable(unused ^ bit, count, left - bit.bit_length()):
+                ok |= bit
+        return ok
+
+    def place(self, cell: int, bit: int) -> None:
+        for u in self.cell_units[cell]:
+            self.free[u] ^= bit
+        for k in self.cell_sums[cell]:
+            self.unused[k] ^= bit
+            self.left[k] -= bit.bit_length()
+            self.open[k] -= 1
+
+    def remove(self, cell: int, bit: int) -> None:
+        for u in self.cell_units[cell]:
+            self.free[u] |= bit
+        for k in self.cell_sums[cell]:
+            self.unused[k] |= bit
+            self.left[k] += bit.bit_length()
+            self.open[k] += 1
+
+    def take_givens(self, cells: Grid) -> bool:
+        """Place the givens; False when one breaks a rule."""
+        for cell, value in enumerate(cells):
+            if value:
+                bit = 1 << (value - 1)
+                if not self.candidates(cell) & bit:
+                    return False
+                self.place(cell, bit)
+        return True
