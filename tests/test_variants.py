@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import replace
 from functools import cache
 from itertools import permutations
 from pathlib import Path
@@ -121,7 +122,8 @@ def unit_rules(shape: Shape, kinds: set[str], rng: random.Random) -> Rules:
             units.append(tuple(rng.sample(range(n * n), rng.randint(2, n))))
     return Rules(diagonals="x" in kinds, windows="windoku" in kinds,
                  regions=random_regions(shape, rng) if "jigsaw" in kinds else (),
-                 units=tuple(units))
+                 units=tuple(units), anti_knight="anti-knight" in kinds,
+                 anti_king="anti-king" in kinds)
 
 
 def reference_grid(shape: Shape, rules: Rules, rng: random.Random) -> list[int] | None:
@@ -157,23 +159,38 @@ def random_cages(shape: Shape, grid: list[int], rng: random.Random) -> tuple[Cag
     return tuple(cages)
 
 
+def clash_free_givens(shape: Shape, rules: Rules, rng: random.Random, fill: float
+                      ) -> tuple[int, ...]:
+    """Random givens, each kept only where no group already holds its digit."""
+    peers, givens = layout(shape, rules).peers, [0] * shape.cells
+    for cell in range(shape.cells):
+        digit = rng.randint(1, shape.side)
+        if rng.random() < fill and all(givens[p] != digit for p in peers[cell]):
+            givens[cell] = digit
+    return tuple(givens)
+
+
 def variant_puzzle(seed: int, shape: Shape, kinds: set[str], fill: float) -> Puzzle:
     """A puzzle of the kinds asked on `shape`, with about `fill` of its cells given; solvable
-    unless the drawn unit rules admit no grid (then its givens are random: the backends must
-    agree it has no solution, or on what it has)."""
+    unless the drawn unit rules admit no grid. Then a 4x4 has random givens (the backends must
+    agree it has no solution, or on what it has); a larger grid drops the anti-king, then the
+    anti-knight rule, whose sparse unsolvable grids take a blind search too long to refute."""
     rng = random.Random(seed)
     rules = unit_rules(shape, kinds, rng)
     grid = reference_grid(shape, rules, rng)
+    for flag in ("anti_king", "anti_knight"):
+        if grid is None and shape.side > 4 and getattr(rules, flag):
+            rules = replace(rules, **{flag: False})
+            grid = reference_grid(shape, rules, rng)
     if grid is None:
-        givens = [rng.randint(1, shape.side) if rng.random() < fill / 3 else 0
-                  for _ in range(shape.cells)]
-        return Puzzle(shape, tuple(givens), f"unsolvable-{seed}", rules)
+        return Puzzle(shape, clash_free_givens(shape, rules, rng, fill / 3),
+                      f"unsolvable-{seed}", rules)
     cages = random_cages(shape, grid, rng) if "killer" in kinds else ()
     candidates = ()
     if "pencil-mark" in kinds:
         candidates = tuple((1 << (v - 1)) | rng.getrandbits(shape.side) & (1 << shape.side) - 1
                            for v in grid)
-    full = Rules(rules.diagonals, rules.windows, rules.units, rules.regions, cages, candidates)
+    full = replace(rules, cages=cages, candidates=candidates)
     givens = tuple(v if rng.random() < fill else 0 for v in grid)
     return Puzzle(shape, givens, f"{'+'.join(sorted(kinds)) or 'classic'}-{seed}", full)
 
@@ -214,7 +231,8 @@ def test_a_variant_digest_and_equality_include_its_rules():
     (Rules(diagonals=True), "x"), (Rules(windows=True), "windoku"),
     (Rules(units=((0, 5, 10),)), "extra-units"), (Rules(cages=(Cage((0, 1), 3),)), "killer"),
     (Rules(candidates=(15,) * 16), "pencil-mark"),
-    (Rules(diagonals=True, cages=(Cage((0, 1), 3),)), "x+killer")])
+    (Rules(diagonals=True, cages=(Cage((0, 1), 3),)), "x+killer"),
+    (Rules(anti_knight=True), "anti-knight"), (Rules(anti_king=True, diagonals=True), "x+anti-king")])
 def test_kind_names_the_variant(rules, kind):
     assert Puzzle(Shape(2, 2), (0,) * 16, "", rules).kind == kind
 
@@ -261,6 +279,34 @@ def test_the_judge_gives_each_rule_its_reason():
     found = explain(Puzzle(shape, (0,) * 81, "", Rules(regions=rows)), [1] * 9 + grid[9:])
     assert "region 1 repeats 1 (r1c1 and r1c2)" in found
     assert "digit 1 twice in row 1 (r1c1 and r1c2)" in found
+
+
+def test_the_judge_names_a_knight_or_king_move_that_repeats():
+    shape, grid = Shape(3, 3), [int(ch) for ch in WIKIPEDIA_SOLUTION]
+    knight = explain(Puzzle(shape, (0,) * 81, "", Rules(anti_knight=True)), grid)
+    assert knight[0] == "knight's move r1c3-r2c5 repeats 5 (r1c3 and r2c5)"
+    king = explain(Puzzle(shape, (0,) * 81, "", Rules(anti_king=True)), grid)
+    assert "king's move r2c7-r3c6 repeats 1 (r2c7 and r3c6)" in king
+
+
+def chess_pairs(side: int, steps: set[tuple[int, int]]) -> set[frozenset[int]]:
+    """Every pair of cells a step of `steps` apart, counted here without the rules' tables."""
+    return {frozenset((r * side + c, (r + dr) * side + c + dc)) for r in range(side)
+            for c in range(side) for dr, dc in steps
+            if 0 <= r + dr < side and 0 <= c + dc < side}
+
+
+@pytest.mark.parametrize("spec", ["mrv", "sat"])
+def test_an_anti_knight_anti_king_grid_keeps_every_move_apart(spec):
+    rules = Rules(anti_knight=True, anti_king=True)
+    result = get_backend(spec).solve(Puzzle(Shape(3, 3), (0,) * 81, "", rules), limit=1)
+    assert result.status is Status.SOLVED, result.error
+    grid = result.solution
+    knight = {(a, b) for a in (1, -1, 2, -2) for b in (1, -1, 2, -2) if abs(a) != abs(b)}
+    king = {(1, 1), (1, -1), (-1, 1), (-1, -1)}
+    for a, b in chess_pairs(9, knight | king):
+        assert grid[a] != grid[b], (a, b)
+    assert len(chess_pairs(9, knight)) == 224 and len(chess_pairs(9, king)) == 128
 
 
 def test_rows_columns_and_boxes_keep_the_classic_messages():

@@ -9,7 +9,9 @@ a group of N cells (each digit exactly once). The classic grid is `Rules()`: not
 - units: extra groups of listed cells (at most N each);
 - regions (jigsaw): N connected regions of N cells replace the boxes;
 - cages (killer): cells whose digits differ, with an optional sum;
-- candidates (pencil-mark): the digits each cell may hold, a mask per cell.
+- candidates (pencil-mark): the digits each cell may hold, a mask per cell;
+- anti_knight, anti_king: two cells a chess knight's (king's diagonal) move apart differ; each
+  such pair is a group of two cells.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sudokucp.puzzle import Shape
 
-KINDS = ("x", "windoku", "extra-units", "jigsaw", "killer", "pencil-mark")  # in naming order
+KINDS = ("x", "windoku", "extra-units", "jigsaw", "killer", "pencil-mark", "anti-knight",
+         "anti-king")  # in naming order
 CLASSIC_KIND = "classic"
 WHAT = {"x": "diagonals (X-sudoku)", "windoku": "windoku windows",
         "extra-units": "extra units", "jigsaw": "jigsaw regions", "killer": "killer cages",
-        "pencil-mark": "pencil-mark candidates"}  # a kind as a backend's refusal names it
+        "pencil-mark": "pencil-mark candidates", "anti-knight": "anti-knight moves",
+        "anti-king": "anti-king moves"}  # a kind as a backend's refusal names it
 
 
 def name_cell(side: int, cell: int) -> str:
@@ -74,6 +78,8 @@ class Rules:
     regions: tuple[tuple[int, ...], ...] = ()
     cages: tuple[Cage, ...] = ()
     candidates: tuple[int, ...] = ()
+    anti_knight: bool = False
+    anti_king: bool = False
     _features: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -83,7 +89,8 @@ class Rules:
         put(self, "cages", tuple(sorted(Cage(tuple(c.cells), c.total) for c in self.cages)))
         put(self, "candidates", tuple(self.candidates))
         found = {"x": self.diagonals, "windoku": self.windows, "extra-units": self.units,
-                 "jigsaw": self.regions, "killer": self.cages, "pencil-mark": self.candidates}
+                 "jigsaw": self.regions, "killer": self.cages, "pencil-mark": self.candidates,
+                 "anti-knight": self.anti_knight, "anti-king": self.anti_king}
         put(self, "_features", frozenset(k for k, v in found.items() if v))
 
     @property
@@ -104,11 +111,7 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: only what is set."""
-        out: dict[str, Any] = {}
-        if self.diagonals:
-            out["diagonals"] = True
-        if self.windows:
-            out["windows"] = True
+        out: dict[str, Any] = {key: True for key in FLAGS if getattr(self, key)}
         for key in ("units", "regions"):
             if getattr(self, key):
                 out[key] = [list(g) for g in getattr(self, key)]
@@ -121,11 +124,11 @@ class Rules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """The rules of a `to_dict` form."""
-        return cls(bool(data.get("diagonals")), bool(data.get("windows")),
-                   tuple(tuple(g) for g in data.get("units", ())),
-                   tuple(tuple(g) for g in data.get("regions", ())),
-                   tuple(Cage(tuple(c), t) for c, t in data.get("cages", ())),
-                   tuple(data.get("candidates", ())))
+        return cls(units=tuple(tuple(g) for g in data.get("units", ())),
+                   regions=tuple(tuple(g) for g in data.get("regions", ())),
+                   cages=tuple(Cage(tuple(c), t) for c, t in data.get("cages", ())),
+                   candidates=tuple(data.get("candidates", ())),
+                   **{key: bool(data.get(key)) for key in FLAGS})
 
     def signature(self) -> str:
         """A stable text of the rules, for the puzzle's digest."""
@@ -144,6 +147,9 @@ class Rules:
 
 
 CLASSIC = Rules()
+FLAGS = ("diagonals", "windows", "anti_knight", "anti_king")  # the rules that are on or off
+KNIGHT = ((1, -2), (1, 2), (2, -1), (2, 1))  # moves to a later row: each pair once
+KING = ((1, -1), (1, 1))  # the diagonal steps (the others share a row or a column)
 
 
 # --- validation: each a reason or None ---------------------------------------------------------
@@ -245,6 +251,13 @@ def window_cells(box_rows: int, box_cols: int) -> tuple[tuple[int, ...], ...]:
                        for j in range(box_cols)) for top in tops for left in lefts)
 
 
+def move_pairs(side: int, moves: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Every pair of cells one of `moves` (row step, column step) apart."""
+    return tuple((r * side + c, (r + dr) * side + c + dc) for r in range(side)
+                 for c in range(side) for dr, dc in moves
+                 if r + dr < side and 0 <= c + dc < side)
+
+
 @dataclass(frozen=True)
 class Layout:
     """Every group of a shape under rules, with names, peers, sums and allowed digits."""
@@ -268,7 +281,7 @@ class Layout:
 
 def extra_groups(shape: Shape, rules: Rules) -> list[tuple[str, tuple[int, ...]]]:
     """The named groups beyond rows and columns: boxes or regions, diagonals, windows, units,
-    cages."""
+    cages, then the pairs of the anti-knight and anti-king rules."""
     from sudokucp.puzzle import geometry
 
     n = shape.side
@@ -283,6 +296,10 @@ def extra_groups(shape: Shape, rules: Rules) -> list[tuple[str, tuple[int, ...]]
                 enumerate(window_cells(shape.box_rows, shape.box_cols), 1)]
     out += [(f"unit {name_span(n, u)}", u) for u in rules.units]
     out += [(f"cage {name_span(n, c.cells)}", c.cells) for c in rules.cages if len(c.cells) > 1]
+    for on, what, moves in ((rules.anti_knight, "knight's move", KNIGHT),
+                            (rules.anti_king, "king's move", KING)):
+        if on:
+            out += [(f"{what} {name_span(n, p)}", p) for p in move_pairs(n, moves)]
     return out
 
 

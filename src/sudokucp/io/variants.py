@@ -3,6 +3,7 @@
 The variant block (text), ended by a blank line or the end of the file:
 
     # variant: x killer          kinds among x windoku jigsaw killer pencil-mark extra-units
+                                 anti-knight anti-king
     # name: an example           optional
     .....3...  (the grid: any layout the readers take, on one line or over N rows)
     regions:                     jigsaw: N rows of N labels, one label per region
@@ -12,12 +13,15 @@ The variant block (text), ended by a blank line or the end of the file:
     candidates:                  pencil-mark: N rows of N tokens, the digits a cell may hold
     123 . 45 ...                 ('.' for any digit)
 
-x (both diagonals) and windoku (the windows one cell in from the boxes) need no section. The
+x (both diagonals), windoku (the windows one cell in from the boxes), anti-knight and anti-king
+(no two cells a knight's move, or a king's diagonal step, apart hold the same digit) need no
+section. The
 header names exactly the kinds the sections make; an error names its line and column.
 
 f-puzzles (and SudokuPad's import of it) exchange a puzzle as base64 of LZ-string compressed
 JSON, alone or after '?load=' in a link: its givens, diagonals, extra regions, killer cages,
-irregular regions and given pencil marks are read; any other constraint is refused by name.
+irregular regions, given pencil marks, anti-knight and anti-king are read; any other
+constraint is refused by name.
 A .json file holds a killer's cages ({"result": sum, "indices": [[row, col], ...]} each, 1-based;
 ConstraintSolver.jl's benchmark data) or an f-puzzles object.
 """
@@ -57,7 +61,8 @@ FPUZZLES_IGNORED = frozenset({"size", "grid", "title", "author", "ruleset", "sol
                               "line", "rectangle", "circle", "cage", "disabledlogic",
                               "truecandidatesoptions", "negative", "highlight",
                               "activeConstraints"})  # no rule
-FPUZZLES_READ = frozenset({"diagonal+", "diagonal-", "extraregion", "killercage"})
+FPUZZLES_READ = frozenset({"diagonal+", "diagonal-", "extraregion", "killercage", "antiknight",
+                           "antiking"})
 Block = Sequence[tuple[int, str]]  # numbered lines: the header first
 Ref = tuple[int, int, int]  # a cell written rXcY: row, column (1-based), text column
 
@@ -88,7 +93,8 @@ def read_block(lines: Block, shape: Shape | None = None, name: str = "") -> Puzz
                   units=tuple(_cells_of(refs, n, number) for number, refs in parts.units),
                   regions=_regions(parts.regions, n, parts.regions_line),
                   cages=_cages(parts.cages, n),
-                  candidates=_candidates(parts.candidates, n, parts.candidates_line))
+                  candidates=_candidates(parts.candidates, n, parts.candidates_line),
+                  anti_knight="anti-knight" in declared, anti_king="anti-king" in declared)
     _agree(declared, rules, header_line)
     why = rules.problem(n)
     if why:
@@ -399,7 +405,8 @@ def fpuzzles_puzzle(data: Mapping[str, Any], name: str = "") -> Puzzle:
                   cages=tuple(Cage(_positions(c.get("cells", []), n),
                                    _int(c["value"]) if str(c.get("value", "")).strip() else None)
                               for c in data.get("killercage") or ()),
-                  candidates=_fpuzzles_candidates(cells, n))
+                  candidates=_fpuzzles_candidates(cells, n),
+                  anti_knight=bool(data.get("antiknight")), anti_king=bool(data.get("antiking")))
     title = name or str(data.get("title") or "")
     why = rules.problem(n)
     if why:
@@ -412,7 +419,7 @@ def _refuse_constraints(data: Mapping[str, Any]) -> None:
         if value and key not in FPUZZLES_IGNORED and key not in FPUZZLES_READ:
             raise PuzzleError(f"f-puzzles constraint {key!r} is not supported (read: the "
                               f"givens, diagonals, extra regions, killer cages, irregular "
-                              f"regions and given pencil marks)")
+                              f"regions, given pencil marks, anti-knight and anti-king)")
 
 
 def _fpuzzles_shape(data: Mapping[str, Any]) -> Shape:
@@ -514,6 +521,9 @@ def to_fpuzzles_json(puzzle: Puzzle) -> dict[str, Any]:
     data: dict[str, Any] = {"size": n, "title": puzzle.name, "grid": grid}
     if rules.diagonals:
         data["diagonal+"] = data["diagonal-"] = True
+    for key, on in (("antiknight", rules.anti_knight), ("antiking", rules.anti_king)):
+        if on:
+            data[key] = True
     extra = [*(window_cells(puzzle.shape.box_rows, puzzle.shape.box_cols) if rules.windows
                else ()), *rules.units]
     if extra:
