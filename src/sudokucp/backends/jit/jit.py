@@ -34,6 +34,11 @@ needs, or loading it from numba's cache on disk (kernels.py), happens once per p
 in `seconds`. `compile_ahead` compiles them all (`sudoku-cp backends --warm jit`). Batches of
 one-line grids read and solved in compiled code: lines.py (`solve_lines`).
 
+A variant (sudokucp.rules) runs `groups` (groups.py) on every group of its layout: naked singles,
+hidden singles in the full groups, cage sums pruning their cells, the fewest candidates first;
+compiled (or loaded) when a variant is first solved, before the clock, its seconds in `build_s`.
+solve_many takes classic grids only (the arrays of solve_array and solve_lines carry no rules).
+
 Stats: nodes = values placed, guesses = alternatives tried (dfs) or decisions (cdcl), backtracks =
 guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, restarts, probed
 (digits struck by probing) and fallback (1 when the search started over), summed over both runs.
@@ -41,9 +46,11 @@ guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, res
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -61,6 +68,8 @@ from sudokucp.backends.jit.kernels import (
 )
 from sudokucp.clock import expired
 from sudokucp.puzzle import Puzzle, Shape
+from sudokucp.result import Result
+from sudokucp.rules import CLASSIC_KIND, KINDS
 
 LEVELS = ("singles", "locked", "alldiff", "full", "dual")  # in the dfs kernel's order
 BRANCHES = ("cell", "smallest", "wdeg")
@@ -123,10 +132,31 @@ class Jit(Backend):
                "root": LEVELS, "minimise": ("recursive", "local")}
 
     stats_keys = ("nodes", "guesses", "backtracks")
+    kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant: the groups kernel
+    _variant = False  # the puzzle solve() was given is one (prepare compiles the groups kernel)
+    _groups_built = False  # this instance's prepare has readied the groups kernel
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.plans: dict[tuple[int, int, int, int | None], _Plan] = {}  # by (r, c, limit, keep)
+
+    def solve(self, puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None,
+              keep: int | None = None) -> Result:
+        """Backend.solve; a variant's kernel is readied by prepare(), before the clock."""
+        self._variant = not puzzle.rules.classic
+        return super().solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
+
+    def prepare(self, shape: Shape) -> float | None:
+        """Backend.prepare; for a variant, the groups kernel compiled (or loaded) instead, once
+        per instance whatever the shape."""
+        if not self._variant:
+            return super().prepare(shape)
+        if self._groups_built:
+            return None
+        start = time.perf_counter()
+        groups_kernel()
+        self._groups_built = True
+        return time.perf_counter() - start
 
     @classmethod
     def compile_ahead(cls, progress: Callable[[str, int, int], None] | None = None) -> int:
@@ -175,6 +205,8 @@ class Jit(Backend):
             cell_positions(shape)
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
+        if not puzzle.rules.classic:
+            return self._search_groups(puzzle, limit, deadline)
         shape, keep = puzzle.shape, self._keep
         key = (shape.box_rows, shape.box_cols, limit, keep)  # ints: a Shape hashes slowly
         plan = self.plans.get(key)
@@ -190,17 +222,25 @@ class Jit(Backend):
             stats[TIMED_OUT] = 1
         return solutions, status == plan.k.EXHAUSTED, stats
 
+    def _search_groups(self, puzzle: Puzzle, limit: int, deadline: float | None
+                       ) -> SearchOutcome:
+        """A variant: the groups kernel on the tables of its layout, driven as dfs is."""
+        k, keep = groups_kernel(), self._keep
+        handover, capacity = buffer_size(limit, keep)
+        args = k.arguments(puzzle, limit, int(handover), capacity)
+        plan = _Plan("groups", k, puzzle.shape, limit, handover, capacity, args, args[-3],
+                     args[-2])
+        solutions = Found(keep)
+        status, timed_out, stats = self._dfs(plan, as_grid(puzzle.cells), solutions, deadline)
+        if timed_out:
+            stats[TIMED_OUT] = 1
+        return solutions, status == k.EXHAUSTED, stats
+
     def _plan(self, shape: Shape, limit: int, keep: int | None) -> _Plan:
         """What every search of a shape, limit and keep shares: the kernel, the solution buffer's
         size and, for dfs and bands, their tables and buffers (reused from search to search)."""
         kernel = self.kernel(shape)
-        # keep=None: every grid comes back, the buffer emptied whenever it fills; else the kernel
-        # keeps the first few and counts the rest itself (constant memory)
-        handover = keep is None
-        if handover:
-            capacity = min(limit, CAPACITY) if limit else CAPACITY
-        else:
-            capacity = max(1, min(limit, keep) if limit else keep)
+        handover, capacity = buffer_size(limit, keep)
         if kernel == "cdcl":
             return _Plan(kernel, ready(kernel), shape, limit, handover, capacity)
         k, args, regs, sols = self._arguments(shape, limit, int(handover), capacity)
@@ -314,6 +354,11 @@ class Jit(Backend):
         shape = puzzles[0].shape
         if any(p.shape != shape for p in puzzles):
             raise ValueError(f"solve_many takes grids of one shape; the first is {shape}")
+        variant = next((i for i, p in enumerate(puzzles) if not p.rules.classic), None)
+        if variant is not None:
+            raise ValueError(f"solve_many takes classic grids; puzzle {variant} "
+                             f"({puzzles[variant].name or 'unnamed'}) is {puzzles[variant].kind}: "
+                             "solve() takes variants one at a time")
         np = numpy_module()
         return self.solve_array(np.array([p.cells for p in puzzles], np.int64), shape,
                                 limit=limit)
@@ -361,6 +406,35 @@ class Jit(Backend):
         return module("dfs").layout(shape.side, shape.box_rows, shape.box_cols,
                                     self.level(shape), BRANCHES.index(self.options["branch"]),
                                     limit, keep)
+
+
+def buffer_size(limit: int, keep: int | None) -> tuple[bool, int]:
+    """(handover, capacity) of a depth-first search's solution buffer: keep=None, every grid
+    comes back, the buffer emptied whenever it fills; else the kernel keeps the first few and
+    counts the rest itself (constant memory)."""
+    if keep is None:
+        return True, min(limit, CAPACITY) if limit else CAPACITY
+    return False, max(1, min(limit, keep) if limit else keep)
+
+
+@cache
+def groups_kernel() -> ModuleType:
+    """groups.py, imported with numba's cache folder set and its `run` compiled (or loaded from
+    numba's cache) once per process."""
+    from sudokucp.backends.jit.kernels import (
+        cache_folder,
+        cached,
+        numba_registries,
+        say_compiling,
+    )
+
+    numba_registries()
+    with cache_folder():
+        found = importlib.import_module("sudokucp.backends.jit.groups")
+        if not cached("groups", "run"):
+            say_compiling()
+        found.warm()
+    return found
 
 
 def _drive(step: Callable[[int], int], k: ModuleType, regs: Any, sols: Any, stored: int,

@@ -34,6 +34,7 @@ from sudokucp.clock import cpu_seconds
 from sudokucp.io.formats import MAX_LINE, UTF16_MARKS, Entry, iter_entries
 from sudokucp.io.plain import NOT_A_VALUE, SHAPE_CHARS, SHAPES, VALUE_TABLE
 from sudokucp.io.records import csv_header
+from sudokucp.io.variants import has_block
 from sudokucp.puzzle import MAX_SIDE, Puzzle, Shape
 from sudokucp.result import Result, Status
 
@@ -92,7 +93,7 @@ def read_lines(data: bytes | Any, shape: Shape | None = None, *, stem: str = "")
     (their puzzles named after `stem` as a file's are)."""
     raw = as_bytes(data)
     found = shape or first_shape(raw)
-    if raw[:2] in UTF16_MARKS or found is None or found.cells <= MAX_SIDE:
+    if raw[:2] in UTF16_MARKS or found is None or found.cells <= MAX_SIDE or holds_variant(raw):
         return whole(raw, shape, stem)  # no line can be read at once (as io/plain.py says)
     count = raw.count(b"\n") + (1 if raw and not raw.endswith(b"\n") else 0)
     kinds, starts = np.empty(count, np.uint8), np.empty(count, np.int64)
@@ -112,6 +113,11 @@ def read_lines(data: bytes | Any, shape: Shape | None = None, *, stem: str = "")
         blanked = [b"" if kind == PLAIN else piece for piece, kind in zip(pieces, kinds.tolist())]
         rest = tuple(named(entry, stem) for entry in iter_entries(blanked, shape=shape))
     return Lines(found, starts[:plain] + 1, grids[:plain], rest, seconds)
+
+
+def holds_variant(raw: bytes) -> bool:
+    """Whether a text has a variant block, whose grid line alone is not the puzzle."""
+    return b"ariant" in raw and has_block(raw.decode("utf-8", "replace"))
 
 
 def as_bytes(data: bytes | Any) -> bytes:

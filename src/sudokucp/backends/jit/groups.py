@@ -1,0 +1,451 @@
+"""The `jit` backend's search over a variant's groups (sudokucp.rules.layout): a propagating
+depth-first search on candidate masks, resumable like dfs.py; imported only when a variant runs.
+
+Glossary: cand = one row of candidate masks (bit d-1 for digit d), a cell is placed once its
+mask has one bit (queued exactly once then, and struck from its `peers`); g = group, a row of
+`gcells` padded with -1, the full groups (N cells: each digit once) first, geo[G_NFULL] of
+them: only they force a digit's last place (hidden singles); q = cage sum, a row of `qcells`
+padded with -1, its total in `qtotal`, `csum` the sum of each cell (-1: none; cages do not
+overlap); `combos` = every digit mask ordered by (size, sum), those of size m and sum t from
+`starts[m * stride + t]` to the next start (stride = N(N+1)/2 + 1). A cage sum keeps a digit in
+its open cells only while a combo of the open cells' count holds it, makes what is left of the
+sum, avoids the cage's placed digits, lies within the open cells' candidates and meets each of
+them; where the side is too large for the table (TABLE_SIDE), bounds instead: what is left lies
+between the sums of the smallest and of the largest digits that could go with it.
+Stats as dfs.py's: nodes = cells placed, guesses = alternatives tried, backtracks = refuted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache, lru_cache
+
+import numpy as np
+from numba import njit
+
+from sudokucp.backends.jit.layout import (
+    BUDGET,
+    EXHAUSTED,
+    FULL_BUFFER,
+    LIMIT,
+    R_BACKTRACKS,
+    R_DEPTH,
+    R_FOUND,
+    R_GUESSES,
+    R_NEED,
+    R_NODES,
+    R_PHASE,
+    R_STORED,
+    REGS_LEN,
+    low_index,
+    popcount,
+)
+from sudokucp.puzzle import Puzzle, Shape
+from sudokucp.rules import Rules, layout
+
+__all__ = ["BUDGET", "EXHAUSTED", "FULL_BUFFER", "LIMIT", "R_BACKTRACKS", "R_FOUND",
+           "R_GUESSES", "R_NODES", "R_PHASE", "R_STORED", "arguments", "run", "warm"]
+
+TABLE_SIDE = 16  # the combos table (2^N masks) up to this side; bounds above it
+# geo: shape, options, group counts, scratch offsets
+G_N, G_CELLS, G_LIMIT, G_KEEP, G_NFULL, G_TABLE, G_QUEUE, G_GDIRTY, G_SDIRTY, G_SIZE = range(10)
+S_QLEN, S_SOLVED = range(2)  # scratch: queue length, cells placed, then the queue and the flags
+F_CELL, F_REST, F_SOLVED = range(3)  # frames: one row per depth
+FRAME_LEN = 3
+
+
+# --- the arrays of a variant (Python) ------------------------------------------------------------
+
+def padded(rows: Sequence[Sequence[int]]) -> np.ndarray:
+    """Rows of ints as an int64 table padded with -1 (one column at least)."""
+    table = np.full((len(rows), max([1, *map(len, rows)])), -1, np.int64)
+    for i, row in enumerate(rows):
+        table[i, :len(row)] = row
+    return table
+
+
+@lru_cache(maxsize=64)
+def tables(shape: Shape, rules: Rules) -> tuple[np.ndarray, ...]:
+    """gcells (full groups first), peers, cgroups, allowed, qcells, qtotal, csum, combos,
+    starts, and nfull: what the kernel reads of a variant."""
+    lay = layout(shape, rules)
+    order = sorted(range(len(lay.groups)), key=lambda g: not lay.is_full(g))
+    at = {g: i for i, g in enumerate(order)}
+    cgroups = [sorted(at[g] for g in groups) for groups in lay.cell_groups]
+    csum = np.full(shape.cells, -1, np.int64)
+    for q, (cells, _) in enumerate(lay.sums):
+        csum[list(cells)] = q
+    qtotal = np.array([total for _, total in lay.sums], np.int64)
+    nfull = sum(1 for g in order if lay.is_full(g))
+    return (padded([lay.groups[g] for g in order]), padded(lay.peers), padded(cgroups),
+            np.array(lay.allowed, np.int64), padded([cells for cells, _ in lay.sums]), qtotal,
+            csum, *sum_table(shape.side), nfull)
+
+
+@cache
+def sum_table(side: int) -> tuple[np.ndarray, np.ndarray]:
+    """combos (every digit mask ordered by size and sum) and starts (see the glossary); empty
+    combos above TABLE_SIDE."""
+    stride = side * (side + 1) // 2 + 1
+    if side > TABLE_SIDE:
+        return np.zeros(0, np.int64), np.zeros(1, np.int64)
+    masks = np.arange(1 << side, dtype=np.int64)
+    bits = (masks[:, None] >> np.arange(side)) & 1
+    keys = bits.sum(axis=1) * stride + bits @ np.arange(1, side + 1)
+    order = np.argsort(keys, kind="stable")
+    starts = np.searchsorted(keys[order], np.arange((side + 1) * stride + 1))
+    return masks[order], starts.astype(np.int64)
+
+
+def geometry(side: int, groups: int, sums: int, nfull: int, limit: int, keep: int
+             ) -> np.ndarray:
+    """The geo array of a variant's search, with the scratch offsets."""
+    cells = side * side
+    queue = S_SOLVED + 1
+    gdirty = queue + cells
+    sdirty = gdirty + groups
+    return np.array([side, cells, limit, keep, nfull, side <= TABLE_SIDE, queue, gdirty, sdirty,
+                     sdirty + sums], np.int64)
+
+
+def arguments(puzzle: Puzzle, limit: int, keep: int, capacity: int) -> tuple:
+    """run()'s arguments but the grid and the budget: the tables, geo and fresh buffers (cand,
+    frames, regs, sols of `capacity` grids, scr); keep 1: every grid handed over."""
+    *arrays, nfull = tables(puzzle.shape, puzzle.rules)
+    cells = puzzle.shape.cells
+    geo = geometry(puzzle.side, len(arrays[0]), len(arrays[5]), nfull, limit, keep)
+    return (*arrays, geo, np.empty((cells + 2, cells), np.int64),
+            np.zeros((cells + 2, FRAME_LEN), np.int64), np.zeros(REGS_LEN, np.int64),
+            np.zeros((capacity, cells), np.uint8), np.zeros(int(geo[G_SIZE]), np.int64))
+
+
+def warm() -> None:
+    """One search of a 4x4 killer: run() compiled, or loaded from numba's cache."""
+    from sudokucp.rules import Cage
+
+    puzzle = Puzzle(Shape(2, 2), (0,) * 16, "", Rules(cages=(Cage((0, 1), 3),)))
+    args = arguments(puzzle, 1, 1, 1)
+    run(np.zeros(16, np.uint8), *args, -1)
+
+
+# --- propagation ---------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def touch(cell, cgroups, csum, scr, geo):
+    """Flag the full groups and the cage sum of a cell whose candidates changed."""
+    nfull, gd = geo[G_NFULL], geo[G_GDIRTY]
+    for k in range(cgroups.shape[1]):
+        g = cgroups[cell, k]
+        if g < 0 or g >= nfull:
+            break
+        scr[gd + g] = 1
+    q = csum[cell]
+    if q >= 0:
+        scr[geo[G_SDIRTY] + q] = 1
+
+
+@njit(cache=True, inline="always")
+def keep_only(cand, cell, bits, cgroups, csum, scr, geo):
+    """Keep a cell's candidates among `bits`; queue it when one is left; False when none is."""
+    m = cand[cell]
+    if not m & ~bits:
+        return True
+    m &= bits
+    if m == 0:
+        return False
+    cand[cell] = m
+    if not m & (m - 1):
+        scr[geo[G_QUEUE] + scr[S_QLEN]] = cell
+        scr[S_QLEN] += 1
+    touch(cell, cgroups, csum, scr, geo)
+    return True
+
+
+@njit(cache=True)
+def drain(cand, peers, cgroups, csum, scr, geo, regs):
+    """Strike every queued cell's digit from its peers (naked singles, to a fixpoint)."""
+    queue = geo[G_QUEUE]
+    while scr[S_QLEN] > 0:
+        scr[S_QLEN] -= 1
+        cell = scr[queue + scr[S_QLEN]]
+        bit = cand[cell]
+        scr[S_SOLVED] += 1
+        regs[R_NODES] += 1
+        for t in range(peers.shape[1]):
+            p = peers[cell, t]
+            if p < 0:
+                break
+            if cand[p] & bit and not keep_only(cand, p, ~bit, cgroups, csum, scr, geo):
+                return False
+    return True
+
+
+@njit(cache=True)
+def hidden(cand, gcells, cgroups, csum, scr, geo):
+    """Place each digit with one place left in a changed full group; -1 on a contradiction (a
+    digit with no place), else the digits placed."""
+    n, gd = geo[G_N], geo[G_GDIRTY]
+    full = (1 << n) - 1
+    placed = 0
+    for g in range(geo[G_NFULL]):
+        if not scr[gd + g]:
+            continue
+        scr[gd + g] = 0
+        once = 0
+        twice = 0
+        for i in range(n):
+            m = cand[gcells[g, i]]
+            twice |= once & m
+            once |= m
+        if once != full:
+            return -1
+        lone = once & ~twice
+        for i in range(n):
+            cell = gcells[g, i]
+            h = cand[cell] & lone
+            if h and cand[cell] != h:
+                if h & (h - 1):
+                    return -1  # two digits need the same cell
+                keep_only(cand, cell, h, cgroups, csum, scr, geo)
+                placed += 1
+    return placed
+
+
+@njit(cache=True)
+def smallest(mask, k):
+    """The sum of the k smallest digits of a mask; -1 when it has fewer."""
+    total = 0
+    for _ in range(k):
+        if mask == 0:
+            return -1
+        total += low_index(mask) + 1
+        mask &= mask - 1
+    return total
+
+
+@njit(cache=True)
+def cage_digits(cand, q, qcells, qtotal, combos, starts, geo):
+    """The digits the open cells of cage sum q may keep (0: none, the sum cannot be made):
+    those of the combos of as many digits as open cells, within their candidates and not
+    placed in the cage, making what is left of the sum and meeting every open cell (bounds
+    above TABLE_SIDE)."""
+    n = geo[G_N]
+    stride = n * (n + 1) // 2 + 1
+    used, union, count, left = 0, 0, 0, qtotal[q]
+    for i in range(qcells.shape[1]):
+        c = qcells[q, i]
+        if c < 0:
+            break
+        m = cand[c]
+        if m & (m - 1):
+            union |= m
+            count += 1
+        else:
+            used |= m
+            left -= low_index(m) + 1
+    union &= ~used
+    if count == 0:
+        return (1 << n) - 1 if left == 0 else 0
+    if left < 1 or left >= stride:
+        return 0
+    ok = 0
+    if not geo[G_TABLE]:
+        m = union
+        while m:
+            bit = m & -m
+            m ^= bit
+            rest, need = union ^ bit, left - low_index(bit) - 1
+            others = popcount(rest)
+            lo = smallest(rest, count - 1)
+            hi = smallest(rest, others) - smallest(rest, others - count + 1)
+            if 0 <= lo <= need <= hi:
+                ok |= bit
+        return ok
+    key = count * stride + left
+    for j in range(starts[key], starts[key + 1]):
+        s = combos[j]
+        if s & ~union or (s & ~ok) == 0:  # out of reach, or nothing new
+            continue
+        meets = True
+        for i in range(qcells.shape[1]):
+            c = qcells[q, i]
+            if c < 0:
+                break
+            m = cand[c]
+            if m & (m - 1) and not m & s:
+                meets = False
+                break
+        if meets:
+            ok |= s
+    return ok
+
+
+@njit(cache=True)
+def sums(cand, qcells, qtotal, combos, starts, cgroups, csum, scr, geo):
+    """Prune the open cells of each changed cage sum to the digits that can still make it; -1
+    on a contradiction, else the cells changed."""
+    sd = geo[G_SDIRTY]
+    changed = 0
+    for q in range(qcells.shape[0]):
+        if not scr[sd + q]:
+            continue
+        scr[sd + q] = 0
+        ok = cage_digits(cand, q, qcells, qtotal, combos, starts, geo)
+        if ok == 0:
+            return -1
+        for i in range(qcells.shape[1]):
+            c = qcells[q, i]
+            if c < 0:
+                break
+            m = cand[c]
+            if m & (m - 1) and m & ~ok:
+                if not keep_only(cand, c, ok, cgroups, csum, scr, geo):
+                    return -1
+                changed += 1
+    return changed
+
+
+@njit(cache=True)
+def fixpoint(cand, gcells, peers, cgroups, qcells, qtotal, csum, combos, starts, scr, geo,
+             regs):
+    """Naked singles, cage sums and hidden singles until nothing changes; False on a
+    contradiction."""
+    while True:
+        if not drain(cand, peers, cgroups, csum, scr, geo, regs):
+            return False
+        out = sums(cand, qcells, qtotal, combos, starts, cgroups, csum, scr, geo)
+        if out < 0:
+            return False
+        if out:
+            continue
+        out = hidden(cand, gcells, cgroups, csum, scr, geo)
+        if out < 0:
+            return False
+        if out == 0:
+            return True
+
+
+# --- the search ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def start(grid, gcells, peers, cgroups, allowed, qcells, qtotal, csum, combos, starts, geo, cand,
+          frames, regs, scr):
+    """Load the allowed digits and the givens into level 0 and propagate; False when they clash
+    or propagation fails."""
+    for i in range(REGS_LEN):
+        regs[i] = 0
+    for i in range(scr.shape[0]):
+        scr[i] = 0
+    for g in range(geo[G_NFULL]):
+        scr[geo[G_GDIRTY] + g] = 1
+    for q in range(qcells.shape[0]):
+        scr[geo[G_SDIRTY] + q] = 1
+    regs[R_PHASE] = 1
+    row = cand[0]
+    for c in range(geo[G_CELLS]):
+        m = allowed[c]
+        if grid[c]:
+            bit = 1 << (np.int64(grid[c]) - 1)
+            if not m & bit:
+                return False
+            m = bit
+        row[c] = m
+        if not m & (m - 1):
+            scr[geo[G_QUEUE] + scr[S_QLEN]] = c
+            scr[S_QLEN] += 1
+    if not fixpoint(row, gcells, peers, cgroups, qcells, qtotal, csum, combos, starts, scr, geo,
+                    regs):
+        return False
+    frames[0, F_SOLVED] = scr[S_SOLVED]
+    regs[R_DEPTH] = 0
+    regs[R_NEED] = 1
+    return True
+
+
+@njit(cache=True)
+def choose(cand, frame, cells):
+    """Branch on the open cell with the fewest candidates (the first with two)."""
+    best = -1
+    low = 99
+    for c in range(cells):
+        m = cand[c]
+        if m & (m - 1):
+            k = popcount(m)
+            if k < low:
+                best, low = c, k
+                if k == 2:
+                    break
+    frame[F_CELL], frame[F_REST] = best, cand[best]
+
+
+@njit(cache=True)
+def store(cand, sols, regs, cells):
+    """Count a solution and write it to the buffer if it has room."""
+    regs[R_FOUND] += 1
+    if regs[R_STORED] < sols.shape[0]:
+        row = sols[regs[R_STORED]]
+        for c in range(cells):
+            row[c] = low_index(cand[c]) + 1
+        regs[R_STORED] += 1
+
+
+@njit(cache=True)
+def run(grid, gcells, peers, cgroups, allowed, qcells, qtotal, csum, combos, starts, geo, cand,
+        frames, regs, sols, scr, budget):
+    """Search on from the registers for at most `budget` guesses (< 0: no bound); returns
+    EXHAUSTED, BUDGET, LIMIT (limit solutions found) or FULL_BUFFER (the caller empties it)."""
+    cells, limit = geo[G_CELLS], geo[G_LIMIT]
+    if regs[R_PHASE] == 0 and not start(grid, gcells, peers, cgroups, allowed, qcells, qtotal,
+                                         csum, combos, starts, geo, cand, frames, regs, scr):
+        regs[R_PHASE] = 2
+    if regs[R_PHASE] == 2:
+        return EXHAUSTED
+    d = regs[R_DEPTH]
+    spent = 0
+    flags, nflags = geo[G_GDIRTY], geo[G_SIZE] - geo[G_GDIRTY]
+    while True:
+        if regs[R_NEED]:
+            regs[R_NEED] = 0
+            if frames[d, F_SOLVED] == cells:
+                frames[d, F_REST] = 0
+                store(cand[d], sols, regs, cells)
+                if limit and regs[R_FOUND] >= limit:
+                    regs[R_DEPTH] = d
+                    return LIMIT
+                if geo[G_KEEP] and regs[R_STORED] == sols.shape[0]:
+                    regs[R_DEPTH] = d
+                    return FULL_BUFFER
+            else:
+                choose(cand[d], frames[d], cells)
+        rest = frames[d, F_REST]
+        if rest == 0:
+            d -= 1
+            if d < 0:
+                regs[R_PHASE] = 2
+                regs[R_DEPTH] = 0
+                return EXHAUSTED
+            continue
+        if 0 <= budget <= spent:
+            regs[R_DEPTH] = d
+            return BUDGET
+        spent += 1
+        alt = rest & -rest
+        frames[d, F_REST] = rest ^ alt
+        regs[R_GUESSES] += 1
+        row = cand[d + 1]
+        for c in range(cells):
+            row[c] = cand[d, c]
+        scr[S_QLEN] = 0
+        scr[S_SOLVED] = frames[d, F_SOLVED]
+        for i in range(nflags):  # a failed node may leave flags set
+            scr[flags + i] = 0
+        ok = keep_only(row, frames[d, F_CELL], alt, cgroups, csum, scr, geo)
+        if ok:
+            ok = fixpoint(row, gcells, peers, cgroups, qcells, qtotal, csum, combos, starts, scr,
+                          geo, regs)
+        if ok:
+            d += 1
+            frames[d, F_SOLVED] = scr[S_SOLVED]
+            regs[R_NEED] = 1
+        else:
+            regs[R_BACKTRACKS] += 1
