@@ -11,6 +11,12 @@ singles, moved = units where a cell lost a candidate since the last locked sweep
 todo = (cell, bit) pairs queued for placement, tally = [naked singles, hidden singles]
 placed by settle. Nothing here is fixed to 9x9: the tables cover any r x c boxes.
 
+A variant (sudokucp.rules) runs on its own tables (t.general): its full groups are the units,
+every group strikes peers, each cell starts from its allowed digits, and its cage sums (dirty
+bits after the units') prune their cells at the fixpoint of the singles. The classic grid keeps
+the code written for three units per cell; `seed`, `settle` and `locked` hand a variant to
+seed_rules, settle_groups and locked_pairs.
+
 A contradiction is a return value, as in Norvig's solver: `False`, and only `False` (an open cell
 with no candidate left, a digit with no place left in a unit, two digits wanting the same cell, two
 givens clashing). Functions that succeed return True or something that is never `False`; the board
@@ -27,6 +33,7 @@ from typing import Literal
 from sudokucp.engine.step import Deduction
 from sudokucp.engine.tables import Tables, tables
 from sudokucp.puzzle import Puzzle, Shape
+from sudokucp.rules import reachable
 
 Place = tuple[int, int]  # (cell, bit)
 
@@ -68,6 +75,8 @@ def seed(puzzle: Puzzle) -> tuple[Board, list[Place]] | Literal[False]:
     """The board of a puzzle with its givens placed at once, nothing else deduced, and the naked
     singles they leave, queued for settle; False when givens clash or leave a cell with no
     candidate. Every unit is marked dirty and moved."""
+    if not puzzle.rules.classic:
+        return seed_rules(puzzle)
     t = tables(puzzle.shape)
     full, cell_units, cells = t.full, t.cell_units, puzzle.cells
     used = [0] * len(t.units)
@@ -93,6 +102,38 @@ def seed(puzzle: Puzzle) -> tuple[Board, list[Place]] | Literal[False]:
                 todo.append((c, m))
     free = [full ^ u for u in used]
     return Board(t, cand, list(cells), free, left, (1 << len(used)) - 1), todo
+
+
+def seed_rules(puzzle: Puzzle) -> tuple[Board, list[Place]] | Literal[False]:
+    """`seed` for a variant: each open cell keeps the allowed digits no peer's given took; every
+    unit and cage sum is marked dirty (the sums are checked by settle)."""
+    t = tables(puzzle.shape, puzzle.rules)
+    cells, peers, cand = puzzle.cells, t.peers, list(t.allowed)
+    for c, v in enumerate(cells):
+        if v:
+            bit = 1 << (v - 1)
+            if not cand[c] & bit:
+                return False  # not allowed there, or a peer's given holds it
+            for p in peers[c]:
+                cand[p] &= ~bit
+    free = [t.full] * len(t.units)
+    for u, unit in enumerate(t.units):
+        for c in unit:
+            if cells[c]:
+                free[u] ^= 1 << (cells[c] - 1)
+    todo, left = [], 0
+    for c, v in enumerate(cells):
+        if v:
+            cand[c] = 0
+            continue
+        m = cand[c]
+        if not m:
+            return False
+        left += 1
+        if not m & (m - 1):
+            todo.append((c, m))
+    dirty = (1 << (len(t.units) + len(t.sums))) - 1
+    return Board(t, cand, list(cells), free, left, dirty), todo
 
 
 def start(puzzle: Puzzle) -> Board | Literal[False]:
@@ -188,8 +229,10 @@ def settle(b: Board, todo: list[Place], tally: list[int] | None = None) -> bool:
 
     Only the units in b.dirty (where a cell lost candidates) are searched for hidden singles; the
     scan is lone_digits' written out, as a call per unit would slow the search. Adds the singles
-    placed to `tally`; False on a contradiction."""
+    placed to `tally`; False on a contradiction. A variant's board runs settle_groups."""
     t = b.t
+    if t.general:
+        return settle_groups(b, todo, tally)
     peers, cell_units, units, unit_bits = t.peers, t.cell_units, t.units, t.unit_bits
     cand, vals, free = b.cand, b.vals, b.free
     left, dirty, moved = b.open, b.dirty, b.moved
@@ -259,6 +302,155 @@ def settle(b: Board, todo: list[Place], tally: list[int] | None = None) -> bool:
             tally[1] += hidden
 
 
+def settle_groups(b: Board, todo: list[Place], tally: list[int] | None = None) -> bool:
+    """`settle` on a variant's board: any number of units per cell, and at the fixpoint of the
+    singles the dirty cage sums prune their cells (cage_sum); the cells a sum leaves with one
+    digit count as naked singles. False on a contradiction."""
+    t = b.t
+    peers, cell_units, units, unit_bits = t.peers, t.cell_units, t.units, t.unit_bits
+    cand, vals, free = b.cand, b.vals, b.free
+    left, dirty, moved = b.open, b.dirty, b.moved
+    nunits = len(units)
+    unit_mask = (1 << nunits) - 1
+    naked = hidden = 0
+    try:
+        while True:
+            while todo:
+                c, bit = todo.pop()
+                if not cand[c] & bit:
+                    if vals[c] == bit.bit_length():
+                        continue  # queued twice
+                    return False
+                cand[c] = 0
+                vals[c] = bit.bit_length()
+                left -= 1
+                for u in cell_units[c]:
+                    free[u] ^= bit
+                dirty |= unit_bits[c]
+                for p in peers[c]:
+                    m = cand[p]
+                    if m & bit:
+                        m ^= bit
+                        if not m:
+                            return False
+                        cand[p] = m
+                        dirty |= unit_bits[p]
+                        if not m & (m - 1):
+                            todo.append((p, m))
+                            naked += 1
+            moved |= dirty
+            scan = dirty & unit_mask
+            while scan:  # the first dirty unit with lone digits queues them all
+                low = scan & -scan
+                scan ^= low
+                dirty ^= low
+                u = low.bit_length() - 1
+                missing = free[u]
+                if not missing:
+                    continue
+                unit = units[u]
+                once = twice = 0
+                for c in unit:
+                    m = cand[c]
+                    twice |= once & m
+                    once |= m
+                if missing & ~once:
+                    return False
+                lone = missing & ~twice
+                if lone:
+                    while lone:
+                        bit = lone & -lone
+                        lone ^= bit
+                        for c in unit:
+                            if cand[c] & bit:
+                                todo.append((c, bit))
+                                hidden += 1
+                                break
+                    break
+            if todo:
+                continue
+            sums, dirty = dirty >> nunits, dirty & unit_mask
+            while sums:
+                low = sums & -sums
+                sums ^= low
+                found = cage_sum(b, low.bit_length() - 1, todo)
+                if found is False:
+                    return False
+                dirty |= found
+            naked += len(todo)
+            if not todo and not dirty:
+                return True
+    finally:
+        b.open, b.dirty, b.moved = left, dirty, moved | dirty
+        if tally is not None:
+            tally[0] += naked
+            tally[1] += hidden
+
+
+def cage_sum(b: Board, k: int, todo: list[Place]) -> int | Literal[False]:
+    """Cage sum k keeps in its open cells only the digits of the sets that can still make its
+    total (the sets holding its placed digits, whose other digits the open cells can take, each
+    cell one of them), and a digit every such set needs goes to its one cell left. Cells left
+    with one digit join `todo`; the dirty bits of the cells changed, or False on a
+    contradiction (test with `is False`)."""
+    cells, total, sets = b.t.sums[k]
+    cand, vals, unit_bits = b.cand, b.vals, b.t.unit_bits
+    opens, used, union = [], 0, 0
+    for c in cells:
+        v = vals[c]
+        if v:
+            used |= 1 << (v - 1)
+            total -= v
+        else:
+            opens.append(c)
+            union |= cand[c]
+    if not opens:
+        return 0 if total == 0 else False
+    keep, need = 0, 0
+    if sets is None:
+        keep = reachable_digits(union, len(opens), total)
+    else:
+        need = -1
+        for s in sets:
+            rest = s ^ used
+            if s & used == used and not rest & ~union and all(cand[c] & rest for c in opens):
+                keep |= rest
+                need &= rest
+        need &= keep
+    if not keep:
+        return False
+    dirty = 0
+    for c in opens:
+        m = cand[c]
+        if m & ~keep:
+            m &= keep
+            if not m:
+                return False
+            cand[c] = m
+            dirty |= unit_bits[c]
+            if not m & (m - 1):
+                todo.append((c, m))
+    while need:
+        bit = need & -need
+        need ^= bit
+        holders = [c for c in opens if cand[c] & bit]
+        if len(holders) == 1:
+            todo.append((holders[0], bit))
+    return dirty
+
+
+def reachable_digits(union: int, count: int, total: int) -> int:
+    """The digits d of `union` for which count - 1 other distinct digits of it can make
+    total - d (the bounds of rules.reachable)."""
+    keep, mask = 0, union
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        if reachable(union ^ bit, count - 1, total - bit.bit_length()):
+            keep |= bit
+    return keep
+
+
 def locked(b: Board, todo: list[Place], counts: dict[str, int]) -> bool:
     """Pointing and claiming over the box-line crossings of the units in b.moved (where a cell lost
     a candidate since the last sweep); False on a contradiction.
@@ -268,8 +460,11 @@ def locked(b: Board, todo: list[Place], counts: dict[str, int]) -> bool:
     left with one candidate join `todo`, the units of the cells that lost candidates join b.dirty
     and b.moved, counts["pointing"] and counts["claiming"] grow by the (crossing, digit) patterns
     that removed something. Each crossing's candidates are read once per sweep, for its box and
-    its line: eliminations from a sweep gone stale stay sound, as candidates only shrink."""
+    its line: eliminations from a sweep gone stale stay sound, as candidates only shrink. A
+    variant's board runs locked_pairs."""
     t = b.t
+    if t.general:
+        return locked_pairs(b, todo, counts)
     n, moved = t.n, b.moved & ((1 << (3 * t.n)) - 1)
     b.moved = 0
     boxes, lines = moved >> 2 * n, moved & ((1 << 2 * n) - 1)
@@ -336,6 +531,51 @@ def _lock(b: Board, group: tuple[int, ...], rest: int, todo: list[Place],
     b.dirty |= dirty
     b.moved |= dirty
     return found
+
+
+def locked_pairs(b: Board, todo: list[Place], counts: dict[str, int]) -> bool:
+    """`locked` on a variant's board, over the crossings of every two units that meet, each
+    read once if one of its units is in b.moved: a digit of one unit confined to the crossing
+    leaves the rest of the other (counted as pointing one way, claiming the other)."""
+    t = b.t
+    cand, crossings, unit_bits = b.cand, t.crossings, t.unit_bits
+    moved = b.moved & ((1 << len(t.units)) - 1)
+    b.moved = 0
+    seen = set()
+    dirty = pointing = claiming = 0
+    while moved:
+        low = moved & -moved
+        moved ^= low
+        for k in t.unit_crossings[low.bit_length() - 1]:
+            if k in seen:
+                continue
+            seen.add(k)
+            inter, one, two = crossings[k]
+            m, r1, r2 = mask_of(cand, inter), mask_of(cand, one), mask_of(cand, two)
+            for digits, rest, other in ((m & ~r1 & r2, two, 0), (m & ~r2 & r1, one, 1)):
+                if not digits:
+                    continue
+                removed = 0
+                for c in rest:
+                    x = cand[c]
+                    if x & digits:
+                        removed |= x & digits
+                        x &= ~digits
+                        if not x:
+                            return False
+                        cand[c] = x
+                        dirty |= unit_bits[c]
+                        if not x & (x - 1):
+                            todo.append((c, x))
+                if other:
+                    claiming += removed.bit_count()
+                else:
+                    pointing += removed.bit_count()
+    b.dirty |= dirty
+    b.moved |= dirty
+    counts["pointing"] += pointing
+    counts["claiming"] += claiming
+    return True
 
 
 def propagate(b: Board, todo: list[Place], extra: Sequence[tuple[str, Technique]],

@@ -10,7 +10,9 @@ the steps of a fixpoint as they are made: the logic backend counts them (`fixpoi
 assumes uniqueness), so the hybrid backend's search may use them without losing solutions.
 
 Glossary: b = a Board, k = the size of a subset or a fish, a unit's `where` = mask of the positions
-(bit i = its i-th cell) that still hold a digit.
+(bit i = its i-th cell) that still hold a digit. On a variant's board the units are its full
+groups (rows and columns first, as the fish read them) and the crossings those of any two units
+(engine/tables.py), so every technique here stays sound there (cage sums are settle's to check).
 """
 
 from __future__ import annotations

@@ -111,13 +111,20 @@ def wdeg(b: Board, weights: list[int]) -> list[Place]:
     """The least candidates per weight of the cell's units (dom/wdeg); the unit rule from three."""
     cand, cell_units = b.cand, b.t.cell_units
     best, low, heavy = -1, 1, 0
-    for c, m in enumerate(cand):
-        if m:
-            k = m.bit_count()
-            r, q, x = cell_units[c]
-            w = 1 + weights[r] + weights[q] + weights[x]
-            if best < 0 or k * heavy < low * w:
-                best, low, heavy = c, k, w
+    if b.t.general:  # any number of units per cell
+        for c, m in enumerate(cand):
+            if m:
+                k, w = m.bit_count(), 1 + sum(weights[u] for u in cell_units[c])
+                if best < 0 or k * heavy < low * w:
+                    best, low, heavy = c, k, w
+    else:
+        for c, m in enumerate(cand):
+            if m:
+                k = m.bit_count()
+                r, q, x = cell_units[c]
+                w = 1 + weights[r] + weights[q] + weights[x]
+                if best < 0 or k * heavy < low * w:
+                    best, low, heavy = c, k, w
     m = cand[best]
     k = m.bit_count()
     return (k > 2 and unit_digit(b, k)) or digits(best, m)

@@ -18,6 +18,11 @@ but the last runs on a copy of the board; an explicit stack keeps deep 25x25 sea
 recursion. Every deduction holds in every solution, so counts with limit 2 or 0 are exact. The
 clock is read every 16 guesses (not CHECK_EVERY: a guess costs a settle).
 
+A variant (sudokucp.rules) runs the same search on its tables (engine/tables.py): its full groups
+are the units that the singles, the locked sweep (over every two units that meet), the
+techniques and the branching rules read; every group strikes its cells' peers, each cell starts
+from its allowed digits, and each cage sum prunes its cells at the fixpoint of the singles.
+
 Stats: guesses = alternatives tried at branch points, backtracks = guesses refuted by propagation,
 per-technique counts (root and nodes together: naked_single and hidden_single count digits placed,
 the others patterns), root_filled = cells filled by the root fixpoint, restarts = runs restarted,
@@ -37,6 +42,7 @@ from sudokucp.clock import expired
 from sudokucp.engine.propagation import Board, propagate, seed, settle
 from sudokucp.engine.techniques import LEVELS, TECHNIQUES, resolve_techniques
 from sudokucp.puzzle import Puzzle
+from sudokucp.rules import CLASSIC_KIND, KINDS
 
 SINGLES = tuple(LEVELS["singles"])
 GUESS_MASK = 15  # the clock is read every 16 guesses: a guess costs a settle, not a few operations
@@ -66,6 +72,7 @@ class Hybrid(Backend):
                 "restarts": "auto", "seed": 0}
     choices = {"branch": tuple(RULES), "restarts": ("auto", "luby", "none")}
     tracer = None  # a sudokucp.teaching.trace.Tracer while a search is traced
+    kinds = frozenset({CLASSIC_KIND, *KINDS})  # over any full and non-full groups, sums, digits
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
