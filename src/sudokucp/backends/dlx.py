@@ -12,16 +12,26 @@ The givens are covered before the search; the search picks the column with the f
 (Knuth's rule) and tries each of its rows. Columns are remembered as their size drops to one or
 none (`low`), so most choices (the forced ones) need no walk along the headers.
 Stats: nodes = rows tried, guesses = rows tried in columns that offered two or more.
+A variant (sudokucp.rules) dances the same way on its own matrix (`rule_matrix`): primary columns
+for the cells and each full group's digits (exactly once), secondary ones (at most once, never
+chosen) for the digits of the other groups (partial units, cages, pairs of cells); a pencil-mark
+grid has no row for a digit its cell may not hold. A cage sum is exact cover too: a primary
+column per digit of the cage, met by the cell that holds it or by the cage's choice of digit set
+(one of rules.sum_sets: a row meeting a primary choice column and the digits outside the set).
+Those rows hold no digit of the grid: each writes a scratch cell past it (placements numbered in a
+base b >= n, b*b cells), which the collector never sees (`Cropped`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
-from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, SearchOutcome
+from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.clock import expired
 from sudokucp.puzzle import Puzzle, Shape, geometry
+from sudokucp.rules import CLASSIC_KIND, KINDS, Layout, Rules, layout, sum_sets
 
 
 def constraints(shape: Shape, cell: int, digit: int) -> tuple[int, int, int, int]:
@@ -187,6 +197,107 @@ def givens(m: Matrix, puzzle: Puzzle) -> list[int] | None:
     return placed
 
 
+# --- variants: a matrix per rules ----------------------------------------------------------------
+
+Row = tuple[int, int, tuple[int, ...]]  # cell (past the grid: scratch), digit, columns met
+
+
+def rule_rows(shape: Shape, rules: Rules) -> tuple[int, int, list[Row]]:
+    """(primary columns, columns, rows). Primary: the cells, the full groups' digits, and per
+    cage sum its digits and its choice of digit set; secondary: the other groups' digits. A cell
+    has a row per allowed digit; a cage sum a row per digit set (rules.sum_sets) meeting its
+    choice and the digits outside the set, with a scratch cell of its own past the grid."""
+    lay, n = layout(shape, rules), shape.side
+    order = sorted(range(len(lay.groups)), key=lambda g: not lay.is_full(g))
+    nfull = sum(map(lay.is_full, order))
+    primary = n * n + n * nfull + (n + 1) * len(lay.sums)
+    base = {g: n * n + n * i for i, g in enumerate(order[:nfull])}
+    base.update({g: primary + n * i for i, g in enumerate(order[nfull:])})
+    at = [n * n + n * nfull + (n + 1) * k for k in range(len(lay.sums))]  # digit d: at[k] + d
+    cage = {c: at[k] for k, (cells, _) in enumerate(lay.sums) for c in cells}
+    rows = [(cell, d, (cell, *(base[g] + d for g in lay.cell_groups[cell]),
+                       *((cage[cell] + d,) if cell in cage else ())))
+            for cell in range(n * n) for d in range(n) if lay.allowed[cell] >> d & 1]
+    rows += [(n * n + k, 0, (at[k] + n, *(at[k] + e for e in range(n) if not s >> e & 1)))
+             for k in range(len(lay.sums)) for s in digit_sets(lay, k)]
+    return primary, n * n + n * len(order) + (n + 1) * len(lay.sums), rows
+
+
+def digit_sets(lay: Layout, k: int) -> tuple[int, ...]:
+    """The digit sets (masks) that make cage sum k from its cells' allowed digits."""
+    cells, total = lay.sums[k]
+    allowed = 0
+    for c in cells:
+        allowed |= lay.allowed[c]
+    return sum_sets(len(cells), total, lay.side, allowed)
+
+
+@lru_cache(maxsize=32)
+def rule_matrix(shape: Shape, rules: Rules) -> tuple[Matrix, int]:
+    """A variant's matrix and its base b: a row's placement is cell * b + digit, b*b cells
+    leaving room for the digit-set rows' scratch cells. Headers 1..primary are in the root's
+    ring, the secondary ones linked to themselves and sized from n^3 up, so that the search never
+    chooses them; `first[cell * n + digit]` is -1 for a placement without a row."""
+    n = shape.side
+    primary, columns, rows = rule_rows(shape, rules)
+    b = next(b for b in range(n, 2 * n + 1) if b * b >= max(cell for cell, _, _ in rows) + 1)
+    headers = columns + 1
+    L, R = list(range(headers)), list(range(headers))
+    for h in range(primary + 1):
+        L[h], R[h] = (h - 1) % (primary + 1), (h + 1) % (primary + 1)
+    U, D = list(range(headers)), list(range(headers))
+    top, row, first = list(range(headers)), [-1] * headers, [-1] * n ** 3
+    size = [0] * (primary + 1) + [n ** 3] * (headers - primary - 1)
+    for cell, digit, cols in rows:
+        x, k = len(top), len(cols)
+        if cell < n * n:
+            first[cell * n + digit] = x
+        for i, column in enumerate(cols):
+            h = column + 1
+            L.append(x + (i - 1) % k)
+            R.append(x + (i + 1) % k)
+            U.append(U[h])  # below the column's last node
+            D.append(h)
+            D[U[h]] = U[h] = x + i
+            top.append(h)
+            row.append(cell * b + digit)
+            size[h] += 1
+    return Matrix(L, R, U, D, top, row, size, first), b
+
+
+def rule_givens(m: Matrix, puzzle: Puzzle) -> list[int] | None:
+    """The first node of each given's row; None when a given has no row (not a candidate) or
+    two givens meet one column."""
+    n, met, placed = puzzle.side, set(), []
+    for cell, value in enumerate(puzzle.cells):
+        if value:
+            x = m.first[cell * n + value - 1]
+            if x < 0:
+                return None
+            columns, j = {m.top[x]}, m.R[x]
+            while j != x:
+                columns.add(m.top[j])
+                j = m.R[j]
+            if met & columns:
+                return None
+            met |= columns
+            placed.append(x)
+    return placed
+
+
+class Cropped:
+    """A collector seen through the grid's own cells: the scratch cells past them dropped."""
+
+    def __init__(self, found: Found, cells: int) -> None:
+        self.found, self.cells = found, cells
+
+    def append(self, grid: Sequence[int]) -> None:
+        self.found.append(grid[:self.cells])
+
+    def __len__(self) -> int:
+        return len(self.found)
+
+
 class DancingLinks(Backend):
     """Algorithm X on the exact-cover matrix with dancing links and the smallest-column rule."""
 
@@ -194,12 +305,15 @@ class DancingLinks(Backend):
     description = ("Knuth's Algorithm X with dancing links on the exact-cover matrix "
                    "(4N^2 columns, N^3 rows), smallest column first")
     stats_keys = ("nodes", "guesses")
+    kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant: rule_matrix
 
     def _prepare(self, shape: Shape) -> None:
         """The shape's full matrix, linked once per process; each search works on a copy."""
         matrix(shape)
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
+        if not puzzle.rules.classic:
+            return self._search_rules(puzzle, limit, deadline)
         m = matrix(puzzle.shape)
         placed = givens(m, puzzle)
         if placed is None:
@@ -208,3 +322,12 @@ class DancingLinks(Backend):
         complete = dance(m, placed, puzzle.side, limit, deadline, found, stats)
         return found, complete, stats
 
+    def _search_rules(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
+        m, base = rule_matrix(puzzle.shape, puzzle.rules)
+        placed = rule_givens(m, puzzle)
+        if placed is None:
+            return [], True, {"nodes": 0, "guesses": 0}  # no cover holds these givens
+        found, stats = self.collector(), {}
+        cropped = Cropped(found, puzzle.shape.cells)
+        complete = dance(m, placed, base, limit, deadline, cropped, stats)
+        return found, complete, stats

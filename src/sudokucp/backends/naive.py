@@ -2,6 +2,9 @@
 
 Both variants walk the same tree, so they count the same nodes (values placed) and backtracks
 (cells emptied after every digit failed). Used digits are kept as bitmasks per row, column and box.
+A variant (sudokucp.rules) walks the same way on `RuleDigits`: a digit is tried when every group
+of its cell lacks it, the cell's candidates hold it, and each cage sum of the cell can still be
+made (sudokucp.engine.groups.Groups).
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from sudokucp.backends.base import (
     Tracer,
 )
 from sudokucp.clock import expired
+from sudokucp.engine.groups import Groups
 from sudokucp.puzzle import Puzzle, Shape, geometry
+from sudokucp.rules import CLASSIC_KIND, KINDS
 
 
 class _Stop(Exception):
@@ -68,6 +73,27 @@ class UsedDigits:
         self.grid[cell] = 0
 
 
+class RuleDigits(UsedDigits):
+    """Used digits of a variant: a digit is used for a cell when a group of it holds it, its
+    candidates lack it, or it leaves a cage sum of the cell out of reach."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.groups = Groups(puzzle)
+        self.grid = list(puzzle.cells)
+        self.consistent = self.groups.take_givens(puzzle.cells)
+
+    def used(self, cell: int) -> int:
+        return ~(self.groups.candidates(cell) << 1)  # bit v set for each digit v not allowed
+
+    def place(self, cell: int, value: int) -> None:
+        self.groups.place(cell, 1 << (value - 1))
+        self.grid[cell] = value
+
+    def remove(self, cell: int) -> None:
+        self.groups.remove(cell, 1 << (self.grid[cell] - 1))
+        self.grid[cell] = 0
+
+
 class TracedUsedDigits(UsedDigits):
     """Used digits that tell a tracer of each digit placed or removed, at the depth of its cell."""
 
@@ -84,6 +110,10 @@ class TracedUsedDigits(UsedDigits):
     def remove(self, cell: int) -> None:
         super().remove(cell)
         self.tracer.retract(self.depth[cell])
+
+
+class TracedRuleDigits(TracedUsedDigits, RuleDigits):
+    """A variant's used digits, told to a tracer."""
 
 
 class TracedCounts(dict):
@@ -103,11 +133,16 @@ class TracedCounts(dict):
 class _Naive(Backend):
     tracer: Tracer | None = None  # set by sudokucp.teaching.trace: traced digits and counts
     stats_keys = ("nodes", "backtracks")
+    kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant: RuleDigits over its layout's groups
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         empties = [c for c, v in enumerate(puzzle.cells) if not v]
-        board = UsedDigits(puzzle) if self.tracer is None else \
-            TracedUsedDigits(puzzle, empties, self.tracer)
+        if not puzzle.rules.classic:
+            board = RuleDigits(puzzle) if self.tracer is None else \
+                TracedRuleDigits(puzzle, empties, self.tracer)
+        else:
+            board = UsedDigits(puzzle) if self.tracer is None else \
+                TracedUsedDigits(puzzle, empties, self.tracer)
         if not board.consistent:
             return [], True, {"nodes": 0, "backtracks": 0}
         self.counts = {"nodes": 0, "backtracks": 0} if self.tracer is None else \
