@@ -26,6 +26,7 @@ from sudokucp.backends import backend_class, get_backend
 from sudokucp.backends.base import Backend
 from sudokucp.engine.propagation import Board, blank, settle
 from sudokucp.puzzle import Grid, Puzzle, Shape
+from sudokucp.rules import CLASSIC, Rules
 
 # Uniqueness checkers, preferred first. Measured on one minimal-puzzle pass (benchmarks/generate.py
 # reports the totals): up to 12x12 the hybrid and MRV searches take well under a second; on 16x16
@@ -174,9 +175,10 @@ def removal_steps(shape: Shape, rng: random.Random, symmetric: bool) -> list[tup
 
 def remove_clues(shape: Shape, solution: Grid, steps: Sequence[tuple[int, ...]],
                  backend: Backend, target: int | None = None,
-                 progress: OnStep | None = None) -> tuple[Grid, bool, int]:
-    """Remove clues step by step while the solution stays unique, down to `target` givens
-    (a symmetric pair may take it to one below).
+                 progress: OnStep | None = None,
+                 rules: Rules = CLASSIC) -> tuple[Grid, bool, int]:
+    """Remove clues step by step while the solution stays unique under `rules`, down to
+    `target` givens (a symmetric pair may take it to one below).
 
     Returns (cells, whether the whole pass ran, checks run)."""
     cells = list(solution)
@@ -189,7 +191,7 @@ def remove_clues(shape: Shape, solution: Grid, steps: Sequence[tuple[int, ...]],
         for c in step:
             cells[c] = 0
         checks += 1
-        if is_unique(Puzzle(shape, tuple(cells)), backend):
+        if is_unique(Puzzle(shape, tuple(cells), "", rules), backend):
             givens -= len(step)
         else:
             for c in step:

@@ -30,6 +30,14 @@ GENERATE_COST = ("What one minimal puzzle costs (reports/generate.md, a 2-core m
                  "the sat checker (3 s and up with the hybrid); 25x25 from a few minutes to over "
                  "half an hour with sat. Progress shows on a terminal. --givens stops early and "
                  "is far cheaper on large shapes (25x25 at 375 givens: under a second).")
+VARIANT_COST = ("With --kind, one 9x9 puzzle costs a tenth to a quarter of a second of CPU with "
+                "the sat checker (x, windoku, jigsaw, extra units, killer) and about nine "
+                "seconds for pencil-mark (some 350 checks without givens); 6x6 a few "
+                "hundredths.")
+KIND_HELP = ("variant to make: x, windoku, jigsaw (random regions), killer (random cages, few "
+             "or no givens), pencil-mark (candidates, no givens), extra-units, anti-knight, "
+             "anti-king; join several with '+' (x+killer). Written as variant blocks that "
+             "solve reads")
 
 
 def add_generate(sub: argparse._SubParsersAction) -> None:
@@ -37,11 +45,12 @@ def add_generate(sub: argparse._SubParsersAction) -> None:
                        description="Make COUNT puzzles with exactly one solution: a random full "
                                    "grid, then clues removed while a complete backend at limit 2 "
                                    "still finds one solution. The same seed gives the same "
-                                   "puzzles. " + GENERATE_COST)
+                                   "puzzles. " + GENERATE_COST + " " + VARIANT_COST)
     p.add_argument("--shape", type=shape_arg, default=Shape(3, 3),
                    help="9x9 (default), 6x6, 16x16, or box 2x3")
     p.add_argument("--count", type=count_arg, default=1, metavar="K", help="puzzles to make (1)")
     p.add_argument("--seed", default="0", metavar="S", help="seed of every random choice (0)")
+    p.add_argument("--kind", metavar="KIND", help=KIND_HELP)
     how_far = p.add_mutually_exclusive_group()
     how_far.add_argument("--minimal", action="store_true",
                          help="try every clue once: no clue left can go (the default)")
@@ -55,7 +64,8 @@ def add_generate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tries", type=count_arg, metavar="T",
                    help="with --difficulty: puzzles to make at most (100 per puzzle asked)")
     p.add_argument("-b", "--backend", help="uniqueness checker (default: hybrid up to 12x12, sat "
-                                           "from 16x16, the next that works otherwise)")
+                                           "from 16x16, the next that works otherwise; with "
+                                           "--kind: sat, then mrv or cpsat)")
     p.add_argument("-o", "--out", metavar="FILE", help="write to FILE instead of standard output")
     p.set_defaults(handler=run_generate)
 
@@ -63,6 +73,8 @@ def add_generate(sub: argparse._SubParsersAction) -> None:
 def run_generate(args: argparse.Namespace) -> int:
     from sudokucp import generator
 
+    if args.kind is not None:
+        return run_variants(args)
     refuse_bad_options(args)
     try:
         backend = from_spec(args.backend) if args.backend else generator.checker(args.shape)
@@ -89,6 +101,57 @@ def run_generate(args: argparse.Namespace) -> int:
     if progress is not None:
         print(file=sys.stderr)
     return code
+
+
+def run_variants(args: argparse.Namespace) -> int:
+    """generate --kind: variant blocks, each named by its seed string."""
+    from sudokucp import variant_generator as vg
+    from sudokucp.generator import GenerateError
+    from sudokucp.io.variants import to_text
+
+    try:
+        kinds = vg.parse_kinds(args.kind)
+        refuse_bad_variant_options(args, kinds)
+        if args.backend:
+            backend = from_spec(args.backend)
+            vg.refuse_checker(backend, kinds)
+        else:
+            backend = vg.checker(args.shape, kinds)
+    except GenerateError as err:
+        raise CommandError(str(err)) from None
+    options = {"givens": args.givens, "symmetric": args.symmetric}
+    lines = variant_header(args.shape, kinds, args.count, args.seed, backend, **options)
+    progress = _progress(args.count) if sys.stderr.isatty() else None
+    code = EXIT_OK
+    with _output(args.out) as out:
+        out.write("\n".join(lines) + "\n")
+        try:
+            for made in vg.generate_variants(args.shape, kinds, args.count, args.seed,
+                                             backend=backend, progress=progress, **options):
+                out.write("\n" + to_text(made.puzzle))
+                out.flush()
+                if args.givens is not None and made.puzzle.givens > args.givens:
+                    fail(f"puzzle {made.seed}: {args.givens} givens cannot be reached, "
+                         f"stopped at {made.puzzle.givens} (minimal)")
+        except GenerateError as err:
+            fail(str(err))
+            code = EXIT_UNSOLVED
+    if progress is not None:
+        print(file=sys.stderr)
+    return code
+
+
+def refuse_bad_variant_options(args: argparse.Namespace, kinds: frozenset[str]) -> None:
+    """Refuse, before anything is printed, the options a variant does not take."""
+    if args.difficulty is not None or args.tries is not None:
+        raise CommandError("--difficulty and --tries rate classic grids only: leave them out "
+                           "with --kind")
+    if "pencil-mark" in kinds and (args.givens is not None or args.symmetric):
+        raise CommandError("a pencil-mark puzzle has no givens (its candidates are what is "
+                           "given): leave --givens and --symmetric out")
+    if args.givens is not None and args.givens > args.shape.cells:
+        raise CommandError(f"--givens {args.givens}: a {args.shape} grid has "
+                           f"{args.shape.cells} cells, so at most {args.shape.cells} givens")
 
 
 def refuse_bad_options(args: argparse.Namespace) -> None:
@@ -186,3 +249,37 @@ def header(shape: Shape, count: int, seed: int | str, backend: Backend, *,
     if difficulty:
         lines.append(f"# kept only the puzzles `sudoku-cp rate` puts in class {difficulty}")
     return lines
+
+
+def variant_command_line(shape: Shape, kinds: frozenset[str], count: int, seed: int | str, *,
+                         givens: int | None = None, symmetric: bool = False) -> str:
+    """The command that makes exactly these variant puzzles again."""
+    from sudokucp.variant_generator import kind_name
+
+    words = command_line(shape, count, seed, givens=givens, symmetric=symmetric).split(" ")
+    return " ".join([*words[:2], f"--kind {kind_name(kinds)}", *words[2:]])
+
+
+def variant_header(shape: Shape, kinds: frozenset[str], count: int, seed: int | str,
+                   backend: Backend, *, givens: int | None = None,
+                   symmetric: bool = False) -> list[str]:
+    """Comment lines that open a generated variant file: the command, the seed, the method."""
+    from sudokucp.variant_generator import kind_name, variant_seed
+
+    name = kind_name(kinds)
+    if "pencil-mark" in kinds:
+        removal = ("no givens: wrong candidates struck in random order until one solution "
+                   "is left, then each struck one put back while it stays (minimal)")
+    elif givens is not None:
+        removal = f"givens removed in random order down to {givens} (not minimal)"
+    else:
+        removal = "minimal: every given tried once, none can be removed"
+        if "killer" in kinds:
+            removal = "no givens when the cages alone leave one solution, else " + removal
+    if symmetric:
+        removal += "; cells removed in 180-degree symmetric pairs"
+    command = variant_command_line(shape, kinds, count, seed, givens=givens, symmetric=symmetric)
+    return [f"# {command}",
+            f"# {shape} ({shape.box_rows}x{shape.box_cols} boxes) {name}, seed {seed}; puzzle i "
+            f"uses random.Random('{variant_seed(seed, kinds, shape, 0)[:-1]}i')",
+            f"# {removal}; unique: checked by {backend.label} at limit 2"]

@@ -2,7 +2,8 @@
 
 The pins are those of the project's data-set manifest: the exact upstream bytes at a commit of a
 public repository. A set without a pin (too large for the manifest) is listed with its source
-only; `sudoku-cp datasets add NAME FILE` installs a copy obtained by hand.
+only; `sudoku-cp datasets add NAME FILE` installs a copy obtained by hand. The killer sets hold
+one puzzle each (a JSON cage list), converted to a variant block.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ BALMER = ("balmerdx/sudoku_pytorch", "9c4391b1ea32bb7a9587f668fa51f35473e68e24")
 TDOKU = ("t-dillon/tdoku", "af426180dc53aef89b82868e7b3fdfcf42165654")
 GECODE = ("Gecode/gecode", "e1ec3da365f6c927d937b5ae9266d892a1cb9807")
 GECODE_SHA = "4427e2b95ebbfa69ffab4dd32356dd3d1c48ba121ff15475ab3871ec7e652ad1"
+KILLERS = ("Wikunia/ConstraintSolver.jl", "e99db3814e88818222174e086a3024b9076fcaa1")
+KILLER_LICENCE = "MIT (repo); puzzle source terms not stated"
 TDOKU_NOTE = "tdoku benchmark file; tdoku itself is BSD-2-Clause, the data's terms are not stated"
 
 
@@ -63,6 +66,13 @@ def _gecode(name: str, title: str, puzzles: int, shape: str, side: int | None) -
     return _pinned(name, title, puzzles, "MIT", GECODE, "examples/sudoku-instances.hh",
                    GECODE_SHA, 45418, "gecode", "gecode_instances.hh", shape=shape, side=side,
                    notes="named by Gecode's instance number (#0 to #90)")
+
+
+def _killer(name: str, title: str, stem: str, sha256: str, size: int) -> DataSet:
+    return _pinned(name, title, 1, KILLER_LICENCE, KILLERS,
+                   f"benchmark/killer_sudoku/data/{stem}", sha256, size, "killer",
+                   f"{name}.json", notes="a killer as a JSON list of cages (ConstraintSolver.jl's "
+                                         "killer benchmark), no givens; unique")
 
 
 CATALOG: tuple[DataSet, ...] = (
@@ -104,6 +114,20 @@ CATALOG: tuple[DataSet, ...] = (
             "sudokus/invalid_sudokus.txt",
             "4b839479db11a5ea673779a7690dc9932f750847cc3dd43fed143cec396121d1", 687,
             notes="duplicate givens and unsolvable grids; Sudopedia's text is GFDL"),
+    _killer("killer_en_wikipedia", "Wikipedia's killer sudoku example", "en_wikipedia",
+            "b447089db9da356e504a314cdab579fe24aacdf0ba796bd1ef7b0f4e41d740a0", 7974),
+    _killer("killer_niallsudoku_5500", "niallsudoku.com killer 5500", "niallsudoku_5500",
+            "b48e2556ce3ed857ef26d6e2ab4b52b2f5d6b081da2bb8ab99249e9089efa711", 7452),
+    _killer("killer_niallsudoku_5501", "niallsudoku.com killer 5501", "niallsudoku_5501",
+            "8ff0f2729eff5f98a76990b0ed523f1508611961ab19f8d697abfa10f7f29210", 7163),
+    _killer("killer_niallsudoku_5502", "niallsudoku.com killer 5502", "niallsudoku_5502",
+            "99862ba87c736d7a5525846e9f804a65680d0fdbf88f5d0d125a597f0be27972", 1483),
+    _killer("killer_niallsudoku_5503", "niallsudoku.com killer 5503", "niallsudoku_5503",
+            "b8c749a8c1ac237e36ed5fb31949205decd277b218dbc3d177d989dda06ffd3d", 1366),
+    _killer("killer_niallsudoku_6249", "niallsudoku.com killer 6249", "niallsudoku_6249",
+            "0d811b0571e2781f20d825bfef50d9f92de317f66bb5be6a6f2386cad74f1539", 3630),
+    _killer("killer_niallsudoku_6417", "niallsudoku.com killer 6417", "niallsudoku_6417",
+            "c2fb0f9322740e1352a84e220bfa839a5ab73db0d7cc15a9d82062540533ef32", 3791),
     DataSet("kaggle_1m", "Kaggle's 1 million Sudoku games (quizzes,solutions CSV)", 1000000,
             "9x9", "see the source page", "https://www.kaggle.com/datasets/bryanpark/sudoku",
             "sudoku.csv", "https://www.kaggle.com/datasets/bryanpark/sudoku", "csv",

@@ -2,18 +2,22 @@
 
 The project's format: '#' lines saying where the set comes from, then one puzzle per line as
 'K<TAB>puzzle[<TAB>comment]' (a form records.py reads), K the puzzle's place in the upstream
-file, so that puzzle K of set S is named 'S#K' in every result.
+file, so that puzzle K of set S is named 'S#K' in every result. A variant (a killer's cages) is
+written as a variant block (io/variants.py) named 'S#K' by its '# name:' line.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from sudokucp.io.records import csv_header, csv_record
 from sudokucp.io.tokens import CELL_COUNTS
-from sudokucp.puzzle import DIGITS
+from sudokucp.io.variants import killer_cages
+from sudokucp.io.variants import to_text as block_text
+from sudokucp.puzzle import DIGITS, PuzzleError
 
 BLANKS = frozenset("0._-*")
 VALUES = {**{ch: ch for ch in DIGITS}, **{ch.lower(): ch for ch in DIGITS if ch.isalpha()},
@@ -31,11 +35,13 @@ class ConvertError(ValueError):
 
 @dataclass(frozen=True)
 class Item:
-    """One puzzle of a converted set: its place upstream, one-line cells, a comment."""
+    """One puzzle of a converted set: its place upstream, one-line cells, a comment, and for a
+    variant its whole block (header, grid and rules) without a name."""
 
     index: int
     puzzle: str
     comment: str = ""
+    block: str = ""
 
     @property
     def side(self) -> int:
@@ -127,8 +133,25 @@ def _gecode_item(index: int, text: str) -> Item:
     return Item(index, cells("".join(out), f"instance {index}"), f"Gecode instance {index}")
 
 
+def killer(text: str) -> Iterator[Item]:
+    """A killer as a JSON list of cages {"result": sum, "indices": [[row, column], ...]}
+    (1-based; ConstraintSolver.jl's benchmark data), read as the JSON reader reads it."""
+    try:
+        cages = json.loads(text)
+    except ValueError as err:
+        raise ConvertError(f"not JSON: {err}") from None
+    if not (isinstance(cages, list) and cages and all(isinstance(c, dict) for c in cages)):
+        raise ConvertError("not a killer's cage list ([{\"result\": sum, \"indices\": "
+                           "[[row, column], ...]}, ...])")
+    try:
+        puzzle = killer_cages(cages)
+    except PuzzleError as err:
+        raise ConvertError(str(err)) from None
+    yield Item(1, puzzle.to_line(), f"{len(cages)} cages", block_text(puzzle))
+
+
 CONVERTERS: dict[str, Callable[[str], Iterator[Item]]] = {
-    "lines": lines, "counted": counted, "csv": csv_rows, "gecode": gecode}
+    "lines": lines, "counted": counted, "csv": csv_rows, "gecode": gecode, "killer": killer}
 
 
 def convert(text: str, converter: str, side: int | None = None) -> list[Item]:
@@ -136,7 +159,19 @@ def convert(text: str, converter: str, side: int | None = None) -> list[Item]:
     return [item for item in CONVERTERS[converter](text) if side is None or item.side == side]
 
 
-def to_text(items: list[Item], header: list[str]) -> str:
-    """The project's format: '#' header lines, then 'K<TAB>puzzle[<TAB>comment]' lines."""
-    body = [f"{i.index}\t{i.puzzle}" + (f"\t{i.comment}" if i.comment else "") for i in items]
+def to_text(items: list[Item], header: list[str], name: str | None = None) -> str:
+    """The project's format: '#' header lines, then 'K<TAB>puzzle[<TAB>comment]' lines, or a
+    variant block per variant named 'NAME#K' (NAME: the set's name, by default the first header
+    line up to its first ':')."""
+    name = header[0].split(":")[0].strip() if name is None and header else name or ""
+    body = [_variant(i, name) if i.block else
+            f"{i.index}\t{i.puzzle}" + (f"\t{i.comment}" if i.comment else "") for i in items]
     return "\n".join([*(f"# {line}" for line in header), *body]) + "\n"
+
+
+def _variant(item: Item, name: str) -> str:
+    """A variant block after a blank line, its '# name:' line (and comment) after the header."""
+    first, _, rest = item.block.rstrip("\n").partition("\n")
+    named = [first, f"# name: {name}#{item.index}",
+             *([f"# {item.comment}"] if item.comment else []), rest]
+    return "\n" + "\n".join(named) + "\n"

@@ -237,7 +237,7 @@ def _convert(data: DataSet, raw: Path, target: Path) -> Path:
         raise DatasetError(f"{raw}: {len(items)} puzzles converted, {data.puzzles} expected for "
                            f"{data.name}")
     try:
-        write_text(target, to_text(items, header(data, len(items))))
+        write_text(target, to_text(items, header(data, len(items)), data.name))
     except OSError as err:
         raise DatasetError(f"{write_error(err, target)}; the data-set cache needs room, or set "
                            f"{CACHE_ENV} to another folder") from None

@@ -1,0 +1,120 @@
+"""The published killer sets of the catalogue: their pins against the manifest, the cage-list
+converter, downloads from a local HTTP server serving the shared upstream copies, and the
+converted puzzles: the rules the JSON reader gives the same files, one solution each."""
+
+from __future__ import annotations
+
+import csv
+import threading
+
+import pytest
+from test_datasets import SHARED, Server
+from test_variants import KILLERS, WIKIPEDIA_SOLUTION, killer_file
+
+from sudokucp import datasets
+from sudokucp.backends import available_backends, get_backend
+from sudokucp.check import is_solution
+from sudokucp.cli import main
+from sudokucp.datasets.catalog import BY_NAME
+from sudokucp.datasets.convert import ConvertError, convert, to_text
+from sudokucp.io.formats import read_puzzles
+
+SOLVER = "sat" if "sat" in available_backends() else "cpsat"  # fast on killers without givens
+TWO_CAGES = '[{"result": 3, "indices": [[1, 1], [1, 2]]}, {"result": 7, "indices": [[4, 4]]}]'
+
+
+@pytest.fixture
+def shared_raw():
+    """../shared/datasets/raw beside the checkout; skipped with the reason where it is absent."""
+    if not (SHARED / "MANIFEST.tsv").is_file() or not (SHARED / "raw").is_dir():
+        pytest.skip(f"{SHARED} is absent: the upstream copies live beside the checkout, not in "
+                    "it")
+    return SHARED / "raw"
+
+
+@pytest.fixture
+def mirror(shared_raw, monkeypatch, tmp_path):
+    """A server on 127.0.0.1 serving the shared upstream copies as the catalogue's mirror; the
+    cache in tmp_path."""
+    pytest.importorskip("pooch", reason="downloads need the [datasets] extra (pooch)")
+    httpd = Server()
+    httpd.root = shared_raw
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(datasets.MIRROR_ENV, httpd.url)
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_the_catalogue_carries_every_killer_pin_of_the_manifest(shared_raw):
+    with (shared_raw.parent / "MANIFEST.tsv").open(newline="") as handle:
+        rows = [r for r in csv.DictReader(handle, delimiter="\t")
+                if r["name"].startswith("killer_")]
+    assert sorted(r["name"] for r in rows) == sorted(KILLERS)
+    for row in rows:
+        data = BY_NAME[row["name"]]
+        assert (data.repo, data.commit, data.path, data.url, data.sha256, data.size,
+                data.licence, data.puzzles, data.shape) == (
+            row["repo"], row["commit"], row["path"], row["url"], row["sha256"],
+            int(row["bytes"]), row["licence"], int(row["puzzles"]), row["shape"])
+        assert data.converter == "killer" and data.raw == f"{row['name']}.json"
+        assert (shared_raw / data.raw).is_file()
+
+
+@pytest.mark.parametrize("name", KILLERS)
+def test_fetch_installs_a_killer_the_json_reader_reads_alike(mirror, name):
+    path = datasets.fetch(name)
+    entries = read_puzzles(path)
+    assert len(entries) == 1 and entries[0].error is None, entries[0].error
+    puzzle = entries[0].puzzle
+    assert puzzle.name == f"{name}#1" and puzzle.kind == "killer"
+    reference = read_puzzles(killer_file(name))[0].puzzle
+    assert puzzle.rules == reference.rules and puzzle.cells == reference.cells
+    assert puzzle.shape == reference.shape
+    result = get_backend(SOLVER).solve(puzzle, limit=2)
+    assert result.count == 1 and result.complete
+    assert is_solution(puzzle, result.solution)
+
+
+def test_a_killer_name_works_in_fetch_and_solve(mirror, capsys):
+    assert main(["datasets", "fetch", "killer_en_wikipedia"]) == 0
+    captured = capsys.readouterr()
+    assert "fetching killer_en_wikipedia from" in captured.err
+    assert captured.out.strip().endswith("killer_en_wikipedia.txt")
+    assert main(["solve", "killer_en_wikipedia", "-b", SOLVER, "--format", "line"]) == 0
+    assert capsys.readouterr().out.split() == [WIKIPEDIA_SOLUTION]
+
+
+def test_the_listing_names_the_killer_sets(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path))
+    assert main(["datasets"]) == 0
+    out = capsys.readouterr().out
+    for name in KILLERS:
+        assert name in out
+    assert "Wikunia/ConstraintSolver.jl" in out
+
+
+def test_the_converter_writes_a_named_variant_block(tmp_path):
+    items = convert(TWO_CAGES, "killer")
+    assert [(i.index, i.side, i.comment) for i in items] == [(1, 4, "2 cages")]
+    path = tmp_path / "two.txt"
+    path.write_text(to_text(items, ["two: a header"]) + to_text(items, ["other"], "three"))
+    entries = read_puzzles(path)
+    assert [e.error for e in entries] == [None, None]
+    assert [e.puzzle.name for e in entries] == ["two#1", "three#1"]
+    cages = entries[0].puzzle.rules.cages
+    assert [(c.cells, c.total) for c in cages] == [((0, 1), 3), ((15,), 7)]
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("{not json", "not JSON"),
+    ('{"result": 3}', "not a killer's cage list"),
+    ("[]", "not a killer's cage list"),
+    ('[{"result": 3, "indices": [[1, "x"]]}]', "a cage is not"),
+    ('[{"result": 3, "indices": [[1, 1]]}, {"result": 9, "indices": [[1, 1], [4, 4]]}]',
+     "overlaps another cage")])
+def test_a_bad_cage_list_says_why(text, reason):
+    with pytest.raises(ConvertError, match=reason):
+        convert(text, "killer")
