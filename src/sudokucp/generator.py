@@ -77,7 +77,7 @@ def _try_fill(shape: Shape, rng: random.Random, budget: int) -> Grid | None:
         cell = _pick(b.cand, rank)
         if cell < 0:
             return tuple(b.vals)
-        digits = _bits(b.cand[cell])
+        digits = single_bits(b.cand[cell])
         rng.shuffle(digits)
         frames.append((b, cell, digits))
         trial = _descend(frames)
@@ -110,7 +110,7 @@ def _pick(cands: list[int], rank: list[int]) -> int:
     return best
 
 
-def _bits(mask: int) -> list[int]:
+def single_bits(mask: int) -> list[int]:
     """The single-bit masks of `mask`, lowest first."""
     out = []
     while mask:

@@ -42,6 +42,7 @@ from sudokucp.generator import (
     is_unique,
     removal_steps,
     remove_clues,
+    single_bits,
 )
 from sudokucp.puzzle import Grid, Puzzle, Shape, box_of
 from sudokucp.rules import KINDS, Cage, Rules, connected, layout
@@ -170,7 +171,7 @@ def _try_fill(shape: Shape, rules: Rules, rng: random.Random, budget: int) -> Gr
         k = len(frames)
         if k == shape.cells:
             return tuple(grid)
-        digits = _bits(pick(g, cells, cands, full, k, True, True))
+        digits = single_bits(pick(g, cells, cands, full, k, True, True))
         rng.shuffle(digits)
         frames.append(digits)
         if not _descend(g, grid, cells, frames):
@@ -192,16 +193,6 @@ def _descend(g: Groups, grid: list[int], cells: list[int], frames: list[list[int
             return True
         frames.pop()
     return False
-
-
-def _bits(mask: int) -> list[int]:
-    """The single-bit masks of `mask`, lowest first."""
-    out = []
-    while mask:
-        bit = mask & -mask
-        out.append(bit)
-        mask ^= bit
-    return out
 
 
 def solved_structure(shape: Shape, kinds: frozenset[str], rng: random.Random,
