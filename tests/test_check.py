@@ -77,3 +77,19 @@ def test_solved_rows_agrees_with_is_solution(side: int, seed: int,
 def test_solved_rows_refuses_arrays_of_another_shape() -> None:
     with pytest.raises(ValueError, match="4x4"):
         solved_rows(Shape.for_side(4), np.zeros((2, 16)), np.zeros((3, 16)))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32, np.int64, np.uint64])
+def test_solved_rows_takes_any_integer_array_and_no_value_wraps(dtype) -> None:
+    """A value the masks' narrow type would wrap to a digit (2**16 + 1, 2**32 + 5) is refused,
+    whatever the arrays' own integer type; the solution itself is accepted."""
+    from sudokucp.generator import generate_one
+
+    made = generate_one(Shape.for_side(9), 7)
+    givens = np.array([made.puzzle.cells] * 3, np.int64)
+    grids = np.array([made.solution] * 3, np.int64)
+    big = np.iinfo(dtype).max
+    for row, wraps in ((1, 2**16 + made.solution[0]), (2, 2**32 + made.solution[0])):
+        grids[row, 0] = min(wraps, big) if big > 255 else 0
+    rows = solved_rows(made.puzzle.shape, givens.astype(dtype), grids.astype(dtype))
+    assert rows.tolist() == [True, False, False]

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("numba", reason="the jit backend needs numba: pip install 'sudoku-cp[jit]'")
 
@@ -206,6 +208,39 @@ def test_the_first_result_reports_the_compile_apart():
             "      'sudokucp.backends.jit.bands' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "False", "True"]
+
+
+@st.composite
+def nine_by_nine(draw) -> tuple[int, ...]:
+    """A 9x9 grid: a solved grid with its digits, rows and columns shuffled (within bands and
+    stacks), then from 20 to 64 cells blanked; some have many solutions, a few a clash."""
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    digits = rng.sample(range(1, 10), 9)
+    rows = [b * 3 + i for b in rng.sample(range(3), 3) for i in rng.sample(range(3), 3)]
+    cols = [b * 3 + i for b in rng.sample(range(3), 3) for i in rng.sample(range(3), 3)]
+    base = full_grid(Shape(3, 3))
+    cells = [digits[base[r * 9 + c] - 1] for r in rows for c in cols]
+    for x in rng.sample(range(81), draw(st.integers(20, 64))):
+        cells[x] = 0
+    if draw(st.booleans()) and draw(st.booleans()):
+        x = rng.randrange(81)
+        cells[x] = rng.randint(1, 9)  # perhaps a clash
+    return tuple(cells)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(nine_by_nine())
+def test_the_nine_by_nine_band_steps_count_as_dfs(cells):
+    """search=bands at 9x9 (bands9.py's steps) against dfs: the same counts up to 40, every
+    solution judged, one after another and in a batch."""
+    puzzle = Puzzle(Shape(3, 3), cells)
+    bands, dfs = jit(search="bands"), jit(search="dfs")
+    ours, theirs = bands.solve(puzzle, limit=40), dfs.solve(puzzle, limit=40)
+    assert (ours.count, ours.complete) == (theirs.count, theirs.complete)
+    assert all(is_solution(puzzle, s) for s in ours.solutions)
+    batch = bands.solve_many([puzzle], limit=40)
+    assert batch.counts.tolist() == [ours.count]
+    assert not ours.count or is_solution(puzzle, batch.solutions[0].tolist())
 
 
 # --- batches -------------------------------------------------------------------------------------

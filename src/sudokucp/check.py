@@ -115,7 +115,7 @@ def keeps_rules(lay: Layout, grid: Sequence[int]) -> bool:
     return all(sum(grid[c] for c in cells) == total for cells, total in lay.sums)
 
 
-CHUNK = 1 << 16  # rows judged at once by solved_rows (memory: rows x units x side masks)
+CHUNK = 1 << 12  # rows judged at once by solved_rows (rows x units x side masks: in cache)
 
 
 def solved_rows(shape: Shape, givens: Any, grids: Any) -> Any:
@@ -123,18 +123,27 @@ def solved_rows(shape: Shape, givens: Any, grids: Any) -> Any:
     (rows x cells) integer arrays, 0 = blank). The same rule as is_solution, vectorised."""
     import numpy as np
 
-    givens, grids = np.asarray(givens, np.int64), np.asarray(grids, np.int64)
+    givens, grids = np.asarray(givens), np.asarray(grids)
     if givens.shape != grids.shape or givens.ndim != 2 or grids.shape[1] != shape.cells:
         raise ValueError(f"expected two arrays of {shape} grids of the same size, not "
                          f"{givens.shape} and {grids.shape}")
-    units = np.array(geometry(shape).units, np.int64)
-    full, n = (1 << shape.side) - 1, shape.side
+    n = shape.side
+    kind = np.int16 if n <= 14 else np.int32 if n <= 30 else np.int64  # the masks' width
+    units = np.array(geometry(shape).units, np.intp)
+    full, one = (1 << n) - 1, kind(1)
     ok = np.empty(len(grids), np.bool_)
     for start in range(0, len(grids), CHUNK):
-        g, s = givens[start:start + CHUNK], grids[start:start + CHUNK]
+        g, s = (narrow(np, a[start:start + CHUNK], n, kind) for a in (givens, grids))
         digits = ((s >= 1) & (s <= n)).all(axis=1)
         kept = ((g == 0) | (g == s)).all(axis=1)
-        masks = np.left_shift(1, np.clip(s, 1, n) - 1)
+        masks = np.left_shift(one, np.clip(s, 1, n) - 1, dtype=kind)
         covered = (np.bitwise_or.reduce(masks[:, units], axis=2) == full).all(axis=1)
         ok[start:start + CHUNK] = digits & kept & covered
     return ok
+
+
+def narrow(np: Any, values: Any, n: int, kind: Any) -> Any:
+    """Integer values as `kind`, those outside -1..n+1 first clipped there (no wrap-around)."""
+    if values.dtype.kind == "u" and values.dtype.itemsize < np.dtype(kind).itemsize:
+        return values.astype(kind)
+    return np.clip(values, -1, n + 1).astype(kind)

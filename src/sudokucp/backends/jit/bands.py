@@ -19,15 +19,40 @@ Placing strikes the cell from the band's other digits, the row and box from the 
 the column from its other bands. Branching: a cell with the fewest candidates, two when there is
 one, its digits in turn. The search is resumable as dfs.run's is: same registers, frames and
 statuses, `budget` guesses per call. For shapes whose bands fit in 63 bits (kernels.band_fits).
+At 9x9 the steps that read the state (loading, placing, propagating, branching, writing) are
+bands9.py's: the same rules with the geometry in constants, on a band-major state row.
 """
 
 from __future__ import annotations
 
-from itertools import permutations
-
 import numpy as np
 from numba import njit
 
+from sudokucp.backends.jit import bands9 as nine
+from sudokucp.backends.jit.band_layout import (
+    B_BANDS,
+    B_BITS,
+    B_C,
+    B_KEEP,
+    B_LIMIT,
+    B_N,
+    B_R,
+    B_WIDTH,
+    T_BAND,
+    T_BAND_OF,
+    T_BIT,
+    T_BOX,
+    T_CELL,
+    T_COL,
+    T_COLUMN,
+    T_DIGIT_OF,
+    T_FILTER,
+    T_MINI,
+    T_ROW,
+    T_SHRINK,
+    layout,
+    tables,
+)
 from sudokucp.backends.jit.layout import (
     BUDGET,
     EXHAUSTED,
@@ -53,60 +78,6 @@ from sudokucp.backends.jit.layout import (
 )
 
 __all__ = ["BUDGET", "EXHAUSTED", "LIMIT", "buffers", "layout", "run", "run_many", "tables"]
-
-# geo: shape and search options
-B_N, B_R, B_C, B_BANDS, B_BITS, B_LIMIT, B_KEEP, B_WIDTH = range(8)
-GEO_LEN = 8
-# tables: offsets of each table in one array
-T_SHRINK, T_FILTER, T_ROW, T_BOX, T_COL, T_CELL, T_BAND, T_BIT, T_COLUMN, T_DIGIT_OF, \
-    T_BAND_OF, T_MINI, TABLES = range(13)
-
-
-def layout(n: int, r: int, c: int, limit: int, keep: int) -> np.ndarray:
-    """The geo array of a shape and a search: bands, bits per band, width of a state row."""
-    return np.array([n, r, c, c, r * n, limit, keep, n * c + c], np.int64)
-
-
-def tables(r: int, c: int) -> np.ndarray:
-    """Every table of a shape in one int64 array, its first TABLES entries the offsets:
-    shrink (a row's 2**N patterns -> the boxes it touches), filter (2**(r*r) mini-row patterns ->
-    the band cells some permutation keeps, 0 for none), row and box (a band bit -> the band
-    bits of its row, of its box), col (a column -> its bits in a band), cell (band, bit -> cell),
-    band and bit (cell -> its band and its bit), column (a band bit -> its column), digit_of and
-    band_of (a (digit, band) index -> the digit, the band), mini (a band bit -> its mini-row)."""
-    n = r * c
-    bits = r * n
-    row_mask = (1 << n) - 1
-    minirow = [[sum(1 << (i * n + j * c + k) for k in range(c)) for j in range(r)]
-               for i in range(r)]
-    shrink = [sum(1 << j for j in range(r) if pattern >> (j * c) & ((1 << c) - 1))
-              for pattern in range(1 << n)]
-    perms = [sum(1 << (i * r + p[i]) for i in range(r)) for p in permutations(range(r))]
-    filt = []
-    for occupied in range(1 << (r * r)):
-        used = 0
-        for perm in perms:
-            if perm & occupied == perm:
-                used |= perm
-        filt.append(sum(minirow[i][j] for i in range(r) for j in range(r)
-                        if used >> (i * r + j) & 1))
-    row = [row_mask << (b // n * n) for b in range(bits)]
-    box = [sum(minirow[i][b % n // c] for i in range(r)) for b in range(bits)]
-    col = [sum(1 << (i * n + j) for i in range(r)) for j in range(n)]
-    cell = [(band * r + b // n) * n + b % n for band in range(c) for b in range(bits)]
-    band = [x // n // r for x in range(n * n)]
-    bit = [(x // n % r) * n + x % n for x in range(n * n)]
-    column = [b % n for b in range(bits)]  # tables, not divisions, in the kernel
-    digit_of = [k // c for k in range(n * c)]
-    band_of = [k % c for k in range(n * c)]
-    mini = [minirow[b // n][b % n // c] for b in range(bits)]
-    parts = [shrink, filt, row, box, col, cell, band, bit, column, digit_of, band_of, mini]
-    offsets, at = [], TABLES
-    for part in parts:
-        offsets.append(at)
-        at += len(part)
-    return np.array(offsets + [x for part in parts for x in part], np.int64)
-
 
 # --- placing and propagating ---------------------------------------------------------------------
 
@@ -197,6 +168,8 @@ def claim(st, d, done, t, geo):
 def put(st, d, b, p, t, geo):
     """place() as a call of its own, for the placings outside propagate (givens, guesses):
     numba inlines place() only where it is hot, which keeps the compile shorter."""
+    if geo[B_N] == 9:
+        return nine.put(st, d, b, p)
     return place(st, d, b, p, t, geo)
 
 
@@ -204,6 +177,8 @@ def put(st, d, b, p, t, geo):
 def propagate(st, dirty, t, geo, regs):
     """Propagate the (digit, band) masks marked in `dirty` to a fixpoint; False on a
     contradiction. Values placed are counted in regs[R_NODES]."""
+    if geo[B_N] == 9:
+        return nine.propagate(st, dirty, regs)
     n, r, nb = geo[B_N], geo[B_R], geo[B_BANDS]
     row_mask = (1 << n) - 1
     shrink, filt = t[T_SHRINK], t[T_FILTER]
@@ -300,6 +275,9 @@ def propagate(st, dirty, t, geo, regs):
 def branch(st, geo, frame):
     """Fill `frame` with a cell of the fewest candidates (band in F_INDEX, bit in F_DIGIT) and
     its digits as a mask in F_REST; two candidates end the look at once."""
+    if geo[B_N] == 9:
+        nine.branch(st, frame)
+        return
     n, nb = geo[B_N], geo[B_BANDS]
     best = 99
     for b in range(nb):
@@ -341,29 +319,34 @@ def store(st, t, sols, regs, geo):
     """Count a solution and write it to the buffer if it has room."""
     regs[R_FOUND] += 1
     if regs[R_STORED] < sols.shape[0]:
-        n, nb = geo[B_N], geo[B_BANDS]
-        row = sols[regs[R_STORED]]
-        for d in range(n):
-            for b in range(nb):
-                s = st[d * nb + b]
-                while s:
-                    p = low_index(s)
-                    s &= s - 1
-                    row[t[t[T_CELL] + b * geo[B_BITS] + p]] = d + 1
+        if geo[B_N] == 9:
+            nine.write(st, sols[regs[R_STORED]])
+        else:
+            write(st, t, sols[regs[R_STORED]], geo)
         regs[R_STORED] += 1
 
 
 @njit(cache=True, error_model="numpy")
-def start(grid, t, geo, stack, frames, regs):
-    """Load the givens into level 0 and propagate; False when they clash or propagation fails."""
+def write(st, t, row, geo):
+    """The digits of a solved state written to a row of cells."""
+    n, nb = geo[B_N], geo[B_BANDS]
+    for d in range(n):
+        for b in range(nb):
+            s = st[d * nb + b]
+            while s:
+                p = low_index(s)
+                s &= s - 1
+                row[t[t[T_CELL] + b * geo[B_BITS] + p]] = d + 1
+
+
+@njit(cache=True, error_model="numpy")
+def load(grid, st, t, geo, regs):
+    """The givens placed on a fresh state, each counted in regs[R_NODES]; the masks changed, -1
+    when two givens clash."""
     n, nb, bits = geo[B_N], geo[B_BANDS], geo[B_BITS]
-    st = stack[0]
     full = (1 << bits) - 1
     for k in range(n * nb + nb):
         st[k] = full
-    for i in range(REGS_LEN):
-        regs[i] = 0
-    regs[R_PHASE] = 1
     dirty = np.int64(0)  # typed: a literal would compile propagate once more
     for x in range(n * n):
         v = grid[x]
@@ -371,10 +354,23 @@ def start(grid, t, geo, stack, frames, regs):
             b, p = t[t[T_BAND] + x], t[t[T_BIT] + x]
             d = v - 1
             if not st[d * nb + b] >> p & 1:
-                return False
+                return -1
             if st[n * nb + b] >> p & 1:
                 dirty |= put(st, d, b, p, t, geo)
                 regs[R_NODES] += 1
+    return dirty
+
+
+@njit(cache=True, error_model="numpy")
+def start(grid, t, geo, stack, frames, regs):
+    """Load the givens into level 0 and propagate; False when they clash or propagation fails."""
+    st = stack[0]
+    for i in range(REGS_LEN):
+        regs[i] = 0
+    regs[R_PHASE] = 1
+    dirty = nine.load(grid, st, regs) if geo[B_N] == 9 else load(grid, st, t, geo, regs)
+    if dirty < 0:
+        return False
     if not propagate(st, dirty, t, geo, regs):
         return False
     frames[0, F_SOLVED] = solved_count(st, geo)

@@ -1,0 +1,305 @@
+"""The band-wise search's steps at 9x9, with the geometry in constants (imported by bands.py).
+
+The state row is as wide as bands.py's at 9x9 but band-major: a 27-bit mask per (band, digit)
+at k = 9 * band + digit (bit 9 * row-in-band + column, so that cell x is bit x % 27 of band
+x // 27), then the unsolved cells of each band; a band's nine masks lie side by side, so that a
+placing strikes its cell from all of them in one straight loop. The rules are bands.py's, with no
+table of the shape read and every loop of a fixed length: the band filter, box-to-column
+pointing, row singles, column singles, naked singles; branching on the first cell of two
+candidates.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sudokucp.backends.jit.band_layout import T_FILTER, T_SHRINK, tables
+from sudokucp.backends.jit.layout import F_DIGIT, F_INDEX, F_REST, R_NODES, low_index, popcount
+
+ROW = 0x1FF  # a row's nine bits
+BAND = (1 << 27) - 1
+OPEN = 27  # the unsolved cells of band b at OPEN + b
+
+
+def _tables() -> tuple[np.ndarray, ...]:
+    """shrink (a row's 9 bits -> its boxes), filter (the 9 mini-rows -> cells kept), keep (a bit
+    -> the band without its row and box but itself), column (a bit -> its column's 3 bits) and
+    claim (a column -> the other cells of its box in a band)."""
+    t = tables(3, 3)
+    shrink = t[t[T_SHRINK]:t[T_SHRINK] + 512].copy()
+    filt = t[t[T_FILTER]:t[T_FILTER] + 512].copy()
+    keep = np.zeros(27, np.int64)
+    column = np.zeros(27, np.int64)
+    claim = np.zeros(9, np.int64)
+    for p in range(27):
+        row = ROW << (p // 9 * 9)
+        box = sum(0b111 << (i * 9 + p % 9 // 3 * 3) for i in range(3))
+        keep[p] = BAND & ~(row | box) | 1 << p
+        column[p] = sum(1 << (i * 9 + p % 9) for i in range(3))
+        if p < 9:
+            claim[p] = box & ~column[p]
+    return shrink, filt, keep, column, claim
+
+
+SHRINK, FILTER, KEEP, COLUMN, CLAIM = _tables()
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def place(st, d, b, p):
+    """Digit d at bit p of band b: struck from the cell's other digits and from the row, box and
+    column of the digit; the masks changed, bit k each."""
+    cell = 1 << p
+    base = 9 * b
+    changed = 0
+    for d2 in range(9):
+        old = st[base + d2]
+        st[base + d2] = old & ~cell
+        changed |= np.int64(old & cell != 0) << (base + d2)
+    k = base + d
+    st[k] = (st[k] | cell) & KEEP[p]
+    st[OPEN + b] &= ~cell
+    column = COLUMN[p]
+    for b2 in range(3):
+        k2 = 9 * b2 + d
+        if b2 != b and st[k2] & column:
+            st[k2] &= ~column
+            changed |= 1 << k2
+    return changed | 1 << k
+
+
+@njit(cache=True, error_model="numpy")
+def put(st, d, b, p):
+    """place() as a call of its own, for the givens and the guesses."""
+    return place(st, d, b, p)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def point(st, k, s):
+    """A box of the band where mask k's places lie in one column: that column struck from the
+    digit's other bands; the masks changed."""
+    b, d = k // 9, k % 9
+    columns = (s | s >> 9 | s >> 18) & ROW
+    changed = 0
+    for j in range(3):
+        seg = (columns >> (3 * j)) & 7
+        if seg and not seg & (seg - 1):
+            column = COLUMN[3 * j + low_index(seg)]
+            for b2 in range(3):
+                k2 = 9 * b2 + d
+                if b2 != b and st[k2] & column:
+                    st[k2] &= ~column
+                    changed |= 1 << k2
+    return changed
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def filter_rows(st, k, regs):
+    """The band filter on mask k, then each of its rows with one unsolved place placed there;
+    the masks changed (-1: a contradiction)."""
+    s = st[k]
+    b = k // 9
+    occupied = SHRINK[s & ROW] | SHRINK[(s >> 9) & ROW] << 3 | SHRINK[s >> 18] << 6
+    s &= FILTER[occupied]
+    if s == 0:
+        return -1
+    st[k] = s
+    changed = point(st, k, s)
+    for i in range(3):
+        line = (st[k] >> (9 * i)) & ROW  # read again: a placing strikes its row and box
+        if not line & (line - 1):
+            p = 9 * i + low_index(line)
+            if st[OPEN + b] >> p & 1:
+                changed |= place(st, k % 9, b, p)
+                regs[R_NODES] += 1
+    return changed
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def claim(st, d, lone):
+    """Each column of `lone` (its places of digit d in one band, so in one box): the digit struck
+    from the box's other columns; the masks changed."""
+    changed = 0
+    for b in range(3):
+        k = 9 * b + d
+        s = st[k]
+        mine = (s | s >> 9 | s >> 18) & lone
+        strike = 0
+        while mine:
+            strike |= CLAIM[low_index(mine)]
+            mine &= mine - 1
+        if s & strike:
+            st[k] = s & ~strike
+            changed |= 1 << k
+    return changed
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def column_singles(st, d, regs):
+    """Each column where digit d has one unsolved place left gets it; -1 when a column has no
+    place, else the masks changed."""
+    once = 0
+    twice = 0
+    done = 0
+    bands_once = 0
+    bands_twice = 0
+    for b in range(3):
+        s = st[9 * b + d]
+        placed = s & ~st[OPEN + b]
+        done |= (placed | placed >> 9 | placed >> 18) & ROW
+        found = (s | s >> 9 | s >> 18) & ROW
+        bands_twice |= bands_once & found
+        bands_once |= found
+        for i in range(3):
+            line = (s >> (9 * i)) & ROW
+            twice |= once & line
+            once |= line
+    if once != ROW:
+        return -1
+    changed = claim(st, d, bands_once & ~bands_twice & ~done)
+    lone = once & ~twice & ~done
+    while lone:
+        j = low_index(lone)
+        lone &= lone - 1
+        for b in range(3):
+            hit = st[9 * b + d] & st[OPEN + b] & COLUMN[j]
+            if hit:
+                changed |= place(st, d, b, low_index(hit))
+                regs[R_NODES] += 1
+                break
+    return changed
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def cell_singles(st, b, regs):
+    """Each unsolved cell of band b with one digit left takes it; -1 when a cell has none, else
+    the masks changed."""
+    open_cells = st[OPEN + b]
+    if not open_cells:
+        return 0
+    once = 0
+    twice = 0
+    for d in range(9):
+        m = st[9 * b + d]
+        twice |= once & m
+        once |= m
+    if open_cells & ~once:
+        return -1
+    changed = 0
+    lone = open_cells & ~twice
+    while lone:
+        p = low_index(lone)
+        lone &= lone - 1
+        if st[OPEN + b] >> p & 1:
+            for d in range(9):
+                if st[9 * b + d] >> p & 1:
+                    changed |= place(st, d, b, p)
+                    regs[R_NODES] += 1
+                    break
+    return changed
+
+
+@njit(cache=True, error_model="numpy")
+def propagate(st, dirty, regs):
+    """bands.propagate at 9x9: the masks marked in `dirty` to a fixpoint; False on a
+    contradiction."""
+    digits = 0
+    while True:
+        while dirty:
+            k = low_index(dirty)
+            dirty &= dirty - 1
+            if not st[k] & st[OPEN + k // 9]:
+                continue  # only placed cells left
+            changed = filter_rows(st, k, regs)
+            if changed < 0:
+                return False
+            dirty |= changed
+            digits |= 1 << (k % 9)
+        for b in range(3):
+            changed = cell_singles(st, b, regs)
+            if changed < 0:
+                return False
+            dirty |= changed
+        if dirty:
+            continue
+        while digits:
+            d = low_index(digits)
+            digits &= digits - 1
+            changed = column_singles(st, d, regs)
+            if changed < 0:
+                return False
+            dirty |= changed
+        if not dirty:
+            return True
+
+
+@njit(cache=True, error_model="numpy")
+def branch(st, frame):
+    """bands.branch at 9x9: the first unsolved cell of two candidates (else of the fewest), its
+    band in F_INDEX, its bit in F_DIGIT, its digits as a mask in F_REST."""
+    best = 99
+    for b in range(3):
+        open_cells = st[OPEN + b]
+        if not open_cells:
+            continue
+        once = 0
+        twice = 0
+        thrice = 0
+        for d in range(9):
+            m = st[9 * b + d] & open_cells
+            thrice |= twice & m
+            twice |= once & m
+            once |= m
+        pair = twice & ~thrice
+        if pair:
+            p = low_index(pair)
+            frame[F_INDEX], frame[F_DIGIT], frame[F_REST] = b, p, digits_at(st, b, p)
+            return
+        while open_cells and best > 3:
+            p = low_index(open_cells)
+            open_cells &= open_cells - 1
+            digits = digits_at(st, b, p)
+            if popcount(digits) < best:
+                best = popcount(digits)
+                frame[F_INDEX], frame[F_DIGIT], frame[F_REST] = b, p, digits
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def digits_at(st, b, p):
+    """The digits left at bit p of band b, as a mask."""
+    digits = 0
+    for d in range(9):
+        digits |= (st[9 * b + d] >> p & 1) << d
+    return digits
+
+
+@njit(cache=True, error_model="numpy")
+def load(grid, st, regs):
+    """The givens placed on a fresh state, each counted in regs[R_NODES]; the masks changed, -1
+    when two givens clash."""
+    for k in range(OPEN):
+        st[k] = BAND
+    for b in range(3):
+        st[OPEN + b] = BAND
+    dirty = np.int64(0)
+    for x in range(81):
+        v = grid[x]
+        if v:
+            b, p, d = x // 27, x % 27, v - 1
+            if not st[9 * b + d] >> p & 1:
+                return -1
+            if st[OPEN + b] >> p & 1:
+                dirty |= place(st, d, b, p)
+                regs[R_NODES] += 1
+    return dirty
+
+
+@njit(cache=True, error_model="numpy")
+def write(st, row):
+    """The digits of a solved state written to a row of 81 cells."""
+    for k in range(OPEN):
+        s = st[k]
+        while s:
+            p = low_index(s)
+            s &= s - 1
+            row[k // 9 * 27 + p] = k % 9 + 1
