@@ -5,8 +5,9 @@ at k = 9 * band + digit (bit 9 * row-in-band + column, so that cell x is bit x %
 x // 27), then the unsolved cells of each band; a band's nine masks lie side by side, so that a
 placing strikes its cell from all of them in one straight loop. The rules are bands.py's, with no
 table of the shape read and every loop of a fixed length: the band filter, box-to-column
-pointing, row singles, column singles, naked singles; branching on the first cell of two
-candidates.
+pointing, column-to-box claiming, row singles, column singles, naked singles. Branching differs:
+on the cell of two candidates whose digits, placed, would strike the most places (bands.py takes
+the first cell of the fewest).
 """
 
 from __future__ import annotations
@@ -235,9 +236,10 @@ def propagate(st, dirty, regs):
 
 @njit(cache=True, error_model="numpy")
 def branch(st, frame):
-    """bands.branch at 9x9: the first unsolved cell of two candidates (else of the fewest), its
-    band in F_INDEX, its bit in F_DIGIT, its digits as a mask in F_REST."""
+    """The cell of two candidates whose digits strike the most places (impact), else the first
+    of the fewest candidates: its band in F_INDEX, its bit in F_DIGIT, its digits in F_REST."""
     best = 99
+    best_pair = -1
     for b in range(3):
         open_cells = st[OPEN + b]
         if not open_cells:
@@ -251,17 +253,33 @@ def branch(st, frame):
             twice |= once & m
             once |= m
         pair = twice & ~thrice
-        if pair:
+        while pair:
             p = low_index(pair)
-            frame[F_INDEX], frame[F_DIGIT], frame[F_REST] = b, p, digits_at(st, b, p)
-            return
-        while open_cells and best > 3:
+            pair &= pair - 1
+            digits = digits_at(st, b, p)
+            d1 = low_index(digits)
+            d2 = low_index(digits & (digits - 1))
+            score = impact(st, d1, b, p) + impact(st, d2, b, p)
+            if score > best_pair:
+                best_pair = score
+                frame[F_INDEX], frame[F_DIGIT], frame[F_REST] = b, p, digits
+        while open_cells and best > 3 and best_pair < 0:
             p = low_index(open_cells)
             open_cells &= open_cells - 1
             digits = digits_at(st, b, p)
             if popcount(digits) < best:
                 best = popcount(digits)
                 frame[F_INDEX], frame[F_DIGIT], frame[F_REST] = b, p, digits
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def impact(st, d, b, p):
+    """The places of digit d that placing it at bit p of band b would strike."""
+    found = popcount(st[9 * b + d] & ~KEEP[p] & BAND)
+    for b2 in range(3):
+        if b2 != b:
+            found += popcount(st[9 * b2 + d] & COLUMN[p])
+    return found
 
 
 @njit(cache=True, error_model="numpy", inline="always")
