@@ -2,7 +2,7 @@
 
     python benchmarks/jit.py [--puzzles DIR] [--sample 2000] [--seed 13] [--repeat 3] [--jobs 1]
         [--rounds 5] [--limit-25 60] [--option-limit 5] [--option-kernels dfs,cdcl]
-        [--start-rounds 3] [--datasets DIR] [--batch-rounds 3] [--max-grids N]
+        [--start-rounds 3] [--datasets DIR] [--batch-rounds 3] [--tdoku DIR] [--max-grids N]
         [--results DIR] [--sections abcdefghij] [--out reports/jit.md]
 
 Every table but two is one sweep of the harness (benchmarks/common.py `measure`, through
@@ -38,7 +38,9 @@ paired per-grid ratio (`sudokucp.stats.paired`) on the grids both solved, from t
     grid at a time, each a process of its own. One call over many grids: not a harness run.
 (j) The band-wise kernel (`search=bands`, the default at 9x9) against dfs, solve_array on whole
     sets (royle17, forum_hardest_1905_11plus, magictour_top1465, top95, forum_hardest_1106),
-    limit 2, --batch-rounds rounds in this process, the kernels taking turns.
+    limit 2, --batch-rounds rounds in this process, the kernels taking turns; and tdoku, the
+    C++ reference, built from --tdoku DIR (benchmarks/tdoku.py) and called the same way, where a
+    C++ compiler and that source are found (the table says why not otherwise).
 Notes written by hand about these figures (what closed the gap to CP-SAT, tdoku's published
 figures for orientation) live in reports/jit-notes.md, never in the generated report.
 """
@@ -55,8 +57,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
+import tdoku
 from common import ROOT, Provenance
 from timings import Bench, count, cpu_s, mean_of, median_ci, ms, sample, solved_of
 
@@ -420,47 +424,86 @@ BATCH_SETS = ("royle17", "forum_hardest_1905_11plus", "magictour_top1465", "top9
               "forum_hardest_1106")
 
 
-def section_kernels(puzzles: Path, datasets: Path, rounds: int) -> list[str]:
+def section_kernels(puzzles: Path, datasets: Path, rounds: int, source: Path) -> list[str]:
     """The band-wise kernel against dfs on whole sets, one compiled call per set and kernel,
-    the two taking turns `rounds` times: in this process (a batch is no harness run)."""
+    and tdoku where it builds, taking turns `rounds` times: in this process (a batch is no
+    harness run)."""
     import numpy as np
-
-    from sudokucp.check import solved_rows
 
     kernels = {"bands": get_backend("jit", search="bands"), "dfs": get_backend("jit",
                                                                                search="dfs")}
-    lines = ["## (j) Batches: the band-wise kernel against dfs", "",
+    with tempfile.TemporaryDirectory() as folder:
+        built = tdoku.build(source, Path(folder))
+        reference = tdoku.Tdoku(built) if isinstance(built, Path) else None
+    columns = [*kernels, *(["tdoku"] if reference else [])]
+    lines = ["## (j) Batches: the band-wise kernel against dfs and tdoku", "",
              f"`solve_array`, limit 2, each whole set in one compiled call per kernel, {rounds} "
-             "rounds in this process, the kernels taking turns; every count checked to be 1 and "
-             "every solution judged (`check.solved_rows`). Grids per CPU second; median "
-             "(min-max).", "", "| set | grids | bands | dfs | bands / dfs |",
-             "|---|---:|---:|---:|---:|"]
+             "rounds in this process, the methods taking turns; every count checked to be 1 and "
+             "every solution of jit's judged (`check.solved_rows`). Grids per CPU second, median "
+             "(min-max); the mean guesses per grid below each (they do not depend on the "
+             "machine).", "",
+             kernel_note(built, source), "",
+             "| set | grids | " + " | ".join(columns) + " | bands / dfs |"
+             + (" tdoku / bands |" if reference else ""),
+             "|---|---:|" + "---:|" * (len(columns) + 1 + bool(reference))]
     for name in BATCH_SETS:
         path = next((folder / f"{name}.txt" for folder in (puzzles, datasets)
                      if (folder / f"{name}.txt").exists()), None)
         if path is None:
-            lines.append(f"| {name} | - | not found in {puzzles} nor {datasets} | | |")
+            lines.append(f"| {name} | - | not found in {puzzles} nor {datasets} |")
             continue
         found = load_puzzles(path)
-        shape = found[0].shape
         grids = np.array([p.cells for p in found], np.int64)
-        rates: dict[str, list[float]] = {kernel: [] for kernel in kernels}
-        for backend in kernels.values():
-            backend.solve_array(grids[:3], shape, limit=2)  # compiled before the clock
-        for _ in range(rounds):
-            for kernel, backend in kernels.items():
-                c0 = time.process_time()
-                batch = backend.solve_array(grids, shape, limit=2)
-                rates[kernel].append(len(grids) / (time.process_time() - c0))
-                if not ((batch.counts == 1).all()
-                        and solved_rows(shape, grids, batch.solutions).all()):
-                    raise Wrong(f"{kernel} on {name}: a count that is not 1 or a wrong solution")
-        medians = {kernel: statistics.median(found) for kernel, found in rates.items()}
-        cells = " | ".join(f"{medians[k]:,.0f} ({min(v):,.0f}-{max(v):,.0f})"
-                           for k, v in rates.items())
+        rates, guesses = batch_rates(kernels, reference, name, found[0].shape, grids, rounds)
+        medians = {method: statistics.median(found) for method, found in rates.items()}
+        cells = " | ".join(f"{medians[k]:,.0f} ({min(v):,.0f}-{max(v):,.0f}), "
+                           f"{guesses[k]:.1f} guesses" for k, v in rates.items())
+        ratio = (f" {medians['tdoku'] / medians['bands']:.2f} |" if reference else "")
         lines.append(f"| {name} | {len(grids):,} | {cells} | "
-                     f"{medians['bands'] / medians['dfs']:.2f} |")
+                     f"{medians['bands'] / medians['dfs']:.2f} |{ratio}")
     return lines + [""]
+
+
+def kernel_note(built: Path | str, source: Path) -> str:
+    """Where tdoku's figures come from, or why the table has none."""
+    if isinstance(built, Path):
+        return (f"- tdoku: commit {tdoku.revision(source)} of {source}, its "
+                f"{' and '.join(tdoku.SOURCES)} built here with -O3 -march=native and called "
+                "through ctypes once per set (benchmarks/tdoku.py): limit 2, its counts checked "
+                "to be 1 (it gives no solution at that limit)")
+    return f"- tdoku: not measured: {built}"
+
+
+def batch_rates(kernels: dict, reference: tdoku.Tdoku | None, name: str, shape: Any,
+                grids: Any, rounds: int) -> tuple[dict[str, list[float]], dict[str, float]]:
+    """Grids per CPU second of each method on one set, `rounds` rounds taking turns, and the
+    mean guesses per grid; a count that is not 1 or a wrong solution raises Wrong."""
+    from sudokucp.check import solved_rows
+
+    rates: dict[str, list[float]] = {method: [] for method in kernels}
+    guesses: dict[str, float] = {}
+    for backend in kernels.values():
+        backend.solve_array(grids[:3], shape, limit=2)  # compiled before the clock
+    text = tdoku.as_text(grids) if reference else b""
+    if reference:
+        rates["tdoku"] = []
+    for _ in range(rounds):
+        for method, backend in kernels.items():
+            c0 = time.process_time()
+            batch = backend.solve_array(grids, shape, limit=2)
+            rates[method].append(len(grids) / (time.process_time() - c0))
+            if not ((batch.counts == 1).all()
+                    and solved_rows(shape, grids, batch.solutions).all()):
+                raise Wrong(f"{method} on {name}: a count that is not 1 or a wrong solution")
+            guesses[method] = float(batch.stats[:, 1].mean())
+        if reference:
+            c0 = time.process_time()
+            counts, tried = reference.count(text, 2)
+            rates["tdoku"].append(len(grids) / (time.process_time() - c0))
+            if not (counts == 1).all():
+                raise Wrong(f"tdoku on {name}: a count that is not 1")
+            guesses["tdoku"] = float(tried.mean())
+    return rates, guesses
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -485,6 +528,9 @@ def main(argv: list[str] | None = None) -> None:
                         default=ROOT.parent / "shared" / "datasets" / "raw",
                         help="where the sets that are not in --puzzles are (table j)")
     parser.add_argument("--batch-rounds", type=int, default=3, help="rounds of table j")
+    parser.add_argument("--tdoku", type=Path, default=ROOT.parent / "tdoku",
+                        help="tdoku's source tree, built and timed beside jit in table j "
+                             "where a C++ compiler is found")
     parser.add_argument("--start-rounds", type=int, default=3,
                         help="rounds of the start-up table (h): each compiles from nothing")
     parser.add_argument("--max-grids", type=int,
@@ -516,7 +562,8 @@ def main(argv: list[str] | None = None) -> None:
         "g": lambda: section_proofs(bench, p25, args.limit_25),
         "h": lambda: section_startup(args.puzzles, args.start_rounds),
         "i": lambda: section_lines(args.puzzles, args.rounds),
-        "j": lambda: section_kernels(args.puzzles, args.datasets, args.batch_rounds),
+        "j": lambda: section_kernels(args.puzzles, args.datasets, args.batch_rounds,
+                                     args.tdoku),
     }
     unknown = set(args.sections) - sections.keys()
     if unknown:

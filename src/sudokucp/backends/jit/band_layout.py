@@ -20,6 +20,20 @@ def layout(n: int, r: int, c: int, limit: int, keep: int) -> np.ndarray:
     return np.array([n, r, c, c, r * n, limit, keep, n * c + c], np.int64)
 
 
+def permutation_union(r: int) -> list[int]:
+    """For each pattern of r x r bits (bit i * r + j), the bits of the permutations (one j per i,
+    one i per j) that lie inside it, all together; 0 when none does."""
+    perms = [sum(1 << (i * r + p[i]) for i in range(r)) for p in permutations(range(r))]
+    found = []
+    for occupied in range(1 << (r * r)):
+        used = 0
+        for perm in perms:
+            if perm & occupied == perm:
+                used |= perm
+        found.append(used)
+    return found
+
+
 def tables(r: int, c: int) -> np.ndarray:
     """Every table of a shape in one int64 array, its first TABLES entries the offsets:
     shrink (a row's 2**N patterns -> the boxes it touches), filter (2**(r*r) mini-row patterns ->
@@ -34,15 +48,8 @@ def tables(r: int, c: int) -> np.ndarray:
                for i in range(r)]
     shrink = [sum(1 << j for j in range(r) if pattern >> (j * c) & ((1 << c) - 1))
               for pattern in range(1 << n)]
-    perms = [sum(1 << (i * r + p[i]) for i in range(r)) for p in permutations(range(r))]
-    filt = []
-    for occupied in range(1 << (r * r)):
-        used = 0
-        for perm in perms:
-            if perm & occupied == perm:
-                used |= perm
-        filt.append(sum(minirow[i][j] for i in range(r) for j in range(r)
-                        if used >> (i * r + j) & 1))
+    filt = [sum(minirow[i][j] for i in range(r) for j in range(r) if used >> (i * r + j) & 1)
+            for used in permutation_union(r)]
     row = [row_mask << (b // n * n) for b in range(bits)]
     box = [sum(minirow[i][b % n // c] for i in range(r)) for b in range(bits)]
     col = [sum(1 << (i * n + j) for i in range(r)) for j in range(n)]
