@@ -92,6 +92,19 @@ class Sleep(_Fake):
         return _solved(puzzle)
 
 
+class SlowPrepare(_Fake):
+    """Takes `seconds` to prepare each shape (a compile), then solves at once."""
+
+    name = "fake-slow-prepare"
+    defaults = {"seconds": 1.0}
+
+    def _prepare(self, shape):
+        time.sleep(self.options["seconds"])
+
+    def _search(self, puzzle, limit, deadline):
+        return _solved(puzzle)
+
+
 class Threads(_Fake):
     """Hashes in two threads at once (hashlib lets go of the GIL); says the CPU seconds the two
     threads measured of themselves (`threads_cpu`)."""

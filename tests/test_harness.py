@@ -16,7 +16,7 @@ import time
 
 import fake_backends
 import pytest
-from fake_backends import PID_DIR, Abort, Denier, Hog, Liar, Segfault, Stubborn
+from fake_backends import PID_DIR, Abort, Denier, Hog, Liar, Segfault, SlowPrepare, Stubborn
 
 from sudokucp.executors import ResourceLimits, Task
 from sudokucp.executors.local import LocalExecutor, usable_cores
@@ -151,6 +151,19 @@ def test_plan_dedupes_and_shuffles_with_a_seed():
     orders = [[t.puzzle.name for t in plan(two, datasets * 4, seed=s)] for s in (7, 7, 8)]
     assert orders[0] == orders[1]
     assert len(orders[0]) == 4
+
+
+def test_preparing_a_new_shape_is_no_part_of_a_runs_time(fakes):
+    """A backend that takes 1 s to prepare each shape (a compile) answers every run of 0.5 s,
+    its first 9x9 grid after a 4x4 one included: each new shape starts the clock afresh."""
+    slow = f"{fake_backends.spec(SlowPrepare)}:seconds=1.0"
+    four = "1.3." "..2." ".3.." "2..."
+    tasks = [_task(slow, four, "4x4", timeout=0.5), _task(slow, EASY, "9x9", timeout=0.5),
+             _task(slow, EASY, "9x9 again", timeout=0.5)]
+    rows = _run(tasks)
+    assert {key: row.status for key, row in rows.items()} == {
+        "4x4": Status.SOLVED, "9x9": Status.SOLVED, "9x9 again": Status.SOLVED}
+    assert all(row.verified for row in rows.values())
 
 
 def test_jobs_never_exceed_the_cores():

@@ -21,9 +21,10 @@ from typing import IO
 
 from sudokucp.executors import cputime
 from sudokucp.executors.base import Executor, Outcome, Task, from_json, to_json
+from sudokucp.puzzle import Shape
 from sudokucp.result import Result, Status
 
-STARTUP = 60.0  # seconds a worker may take to import a backend and build it
+STARTUP = 120.0  # seconds a worker may take to import a backend, build it and prepare a shape
 POLL = 0.05  # seconds between two readings of a CPU-limited run's CPU time
 MEMORY_SIGNS = re.compile(r"MemoryError|bad_alloc|out of memory|Cannot allocate memory",
                           re.IGNORECASE)
@@ -50,12 +51,13 @@ class Worker:
         self.used = 0.0  # the worker's CPU seconds when the run started (as it last said)
         self.total = 0.0  # its CPU seconds at its end (wait4), once discarded
         self.cores: set[int] = set()  # the cores it is pinned to (empty: not pinned)
-        self.ready: set[str] = set()  # specs built here: their runs start as soon as sent
+        self.ready: set[tuple[str, Shape]] = set()  # (spec, shape) built here: runs start when sent
 
     def send(self, task: Task, ident: int) -> None:
-        """Hand a run over; a spec new to this worker announces when its search starts."""
+        """Hand a run over; a spec or a shape new to this worker announces when its search starts
+        (building a backend or compiling for a shape is no part of the run's time)."""
         self.task, self.ident = task, ident
-        known = task.spec in self.ready
+        known = (task.spec, task.puzzle.shape) in self.ready
         message = {"id": ident, "announce": not known, **to_json(task)}
         self.proc.stdin.write((json.dumps(message) + "\n").encode())
         if known:
@@ -211,7 +213,7 @@ class LocalExecutor(Executor):
             if message.get("id") != worker.ident:
                 continue
             if "start" in message:
-                worker.ready.add(worker.task.spec)
+                worker.ready.add((worker.task.spec, worker.task.puzzle.shape))
                 worker.used = message.get("used", worker.used)
                 worker.begin(message["start"])  # CLOCK_MONOTONIC spans processes
             else:

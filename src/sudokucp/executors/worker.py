@@ -31,13 +31,15 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 def run_task(task: Task, backends: dict[str, Any] | None = None,
              on_start: Callable[[], None] | None = None) -> Result:
-    """Build the task's backend (once per spec in `backends`), call `on_start`, then solve.
-    The calibration spec runs the calibration loop instead."""
+    """Build the task's backend (once per spec in `backends`) and what it shares for the grid's
+    shape (a model, a compiled kernel: `prepare`), call `on_start`, then solve. The calibration
+    spec runs the calibration loop instead."""
     backends = {} if backends is None else backends
     if task.spec == calibration.SPEC:
         return _calibrate(task, on_start)
     try:
         backend = _backend_for(task.spec, backends)
+        backend.prepare(task.puzzle.shape)
     except Exception as err:
         return Result(task.spec, task.puzzle.name, Status.ERROR,
                       error=f"{type(err).__name__}: {err}")
