@@ -48,7 +48,7 @@ from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.reporting.report import markdown_table, results_frame
 from sudokucp.result import ANSWERED, Status
 from sudokucp.rules import KINDS, Rules
-from sudokucp.stats import percentile
+from sudokucp.stats import one_line_per_puzzle, percentile
 from sudokucp.variant_generator import generate_variants
 
 SOURCES = {  # a backend's own files, for the lines its variants needed
@@ -129,9 +129,9 @@ def published_killers(raw: Path) -> list[Puzzle]:
 
 
 def cell(group: pd.DataFrame) -> str:
-    """'solved/puzzles, median ms [p10, p90]' over each puzzle's median CPU time."""
-    per_puzzle = group.groupby("puzzle").agg(status=("status", "first"),
-                                             seconds=("seconds", "median"))
+    """'solved/puzzles, median ms [p10, p90]' over each puzzle's median CPU time (a puzzle
+    solved when more than half of its repeats answered: stats.one_line_per_puzzle)."""
+    per_puzzle = one_line_per_puzzle(group)
     solved = per_puzzle[per_puzzle["status"].isin([s.value for s in ANSWERED])]
     if solved.empty:
         return f"0/{len(per_puzzle)}"
@@ -254,10 +254,10 @@ def crossovers(frame: pd.DataFrame, extras: Sequence[int]) -> list[str]:
     is faster (an unsolved puzzle counts as infinitely slow), and from which extra on."""
     medians = {}
     for (name, dataset), g in frame.groupby(["backend", "dataset"]):
-        per = g.groupby("puzzle")["seconds"].median()
-        solved = g.groupby("puzzle")["status"].first().isin([s.value for s in ANSWERED])
+        per = one_line_per_puzzle(g)  # each puzzle's median, solved by a majority of repeats
+        solved = per["status"].isin([s.value for s in ANSWERED])
         medians[name, int(dataset.split("_")[1])] = (
-            float(per.median()) if solved.all() else float("inf"))
+            float(per["seconds"].median()) if solved.all() else float("inf"))
     out = []
     for cdcl in [c for c in CDCL if (c, extras[0]) in medians]:
         for dfs in [d for d in DFS if (d, extras[0]) in medians]:
