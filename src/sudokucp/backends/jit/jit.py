@@ -14,8 +14,10 @@ when there is one (`smallest`, Knuth's rule).
 instead: one word holds a digit's rows, boxes and columns of a band, and a table of the band's
 mini-row patterns does what pointing and claiming do within it; hidden singles per row and
 column, box-to-column pointing and column-to-box claiming, naked singles over a band's digits
-at once; it branches on a cell with the fewest candidates (two when there is one). It takes
-the shapes whose bands fit in 63 bits; `search=bands` leaves the others to dfs.
+at once; it branches on a cell with the fewest candidates (two when there is one). At 9x9 its
+steps are bands9.py's: the geometry in constants, a band's digit masks side by side, and the
+two-candidate cell whose digits strike the most places branched on. It takes the shapes whose
+bands fit in 63 bits; `search=bands` leaves the others to dfs.
 
 `cdcl` (cdcl.py over cdcl_state.py, cdcl_propagate.py and cdcl_learn.py; the default from
 25x25) learns clauses from conflicts over the same singles: first-UIP clauses whose struck digits
