@@ -521,7 +521,8 @@ def test_backends_warm_compiles_ahead_and_says_so(capsys):
 
     assert main(["backends", "--warm", "jit"]) == 0
     out, err = capsys.readouterr()
-    assert "jit: dfs.run (1/10)…" in err.splitlines() and "jit: scan.scan (10/10)…" in err
-    assert out.startswith("jit: 10 kernels compiled or loaded in ")
+    assert "jit: dfs.run (1/11)…" in err.splitlines() and "jit: scan.scan (10/11)…" in err
+    assert "jit: groups.run (11/11)…" in err.splitlines()
+    assert out.startswith("jit: 11 kernels compiled or loaded in ")
     assert main(["backends", "--warm", "naive"]) == 2
     assert "naive compiles nothing ahead" in capsys.readouterr().err

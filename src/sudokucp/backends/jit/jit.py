@@ -48,11 +48,9 @@ guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, res
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -419,24 +417,10 @@ def buffer_size(limit: int, keep: int | None) -> tuple[bool, int]:
     return False, max(1, min(limit, keep) if limit else keep)
 
 
-@cache
 def groups_kernel() -> ModuleType:
-    """groups.py, imported with numba's cache folder set and its `run` compiled (or loaded from
-    numba's cache) once per process."""
-    from sudokucp.backends.jit.kernels import (
-        cache_folder,
-        cached,
-        numba_registries,
-        say_compiling,
-    )
-
-    numba_registries()
-    with cache_folder():
-        found = importlib.import_module("sudokucp.backends.jit.groups")
-        if not cached("groups", "run"):
-            say_compiling()
-        found.warm()
-    return found
+    """groups.py (the variants' kernel) with its `run` compiled (or loaded from numba's cache)
+    once per process."""
+    return ready("groups")
 
 
 def _drive(step: Callable[[int], int], k: ModuleType, regs: Any, sols: Any, stored: int,
