@@ -44,6 +44,9 @@ def _tables() -> tuple[np.ndarray, ...]:
 
 
 SHRINK, FILTER, KEEP, COLUMN, CLAIM = _tables()
+LONE = np.array([sum(((pattern >> (3 * j)) & 7) << (3 * j) for j in range(3)
+                     if bin((pattern >> (3 * j)) & 7).count("1") == 1)
+                 for pattern in range(512)], np.int64)  # 9 columns -> those alone in their box
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -80,17 +83,15 @@ def point(st, k, s):
     """A box of the band where mask k's places lie in one column: that column struck from the
     digit's other bands; the masks changed."""
     b, d = k // 9, k % 9
-    columns = (s | s >> 9 | s >> 18) & ROW
+    lone = LONE[(s | s >> 9 | s >> 18) & ROW]
     changed = 0
-    for j in range(3):
-        seg = (columns >> (3 * j)) & 7
-        if seg and not seg & (seg - 1):
-            column = COLUMN[3 * j + low_index(seg)]
-            for b2 in range(3):
-                k2 = 9 * b2 + d
-                if b2 != b and st[k2] & column:
-                    st[k2] &= ~column
-                    changed |= 1 << k2
+    if lone:
+        line = lone | lone << 9 | lone << 18
+        for b2 in range(3):
+            k2 = 9 * b2 + d
+            if b2 != b and st[k2] & line:
+                st[k2] &= ~line
+                changed |= 1 << k2
     return changed
 
 
