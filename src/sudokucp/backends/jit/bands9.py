@@ -44,6 +44,8 @@ def _tables() -> tuple[np.ndarray, ...]:
 
 
 SHRINK, FILTER, KEEP, COLUMN, CLAIM = _tables()
+ALONE = np.array([line if bin(line).count("1") == 1 else 0 for line in range(512)],
+                 np.int64)  # a row's 9 bits -> its place when it has one
 LONE = np.array([sum(((pattern >> (3 * j)) & 7) << (3 * j) for j in range(3)
                      if bin((pattern >> (3 * j)) & 7).count("1") == 1)
                  for pattern in range(512)], np.int64)  # 9 columns -> those alone in their box
@@ -107,13 +109,13 @@ def filter_rows(st, k, regs):
         return -1
     st[k] = s
     changed = point(st, k, s)
-    for i in range(3):
-        line = (st[k] >> (9 * i)) & ROW  # read again: a placing strikes its row and box
-        if not line & (line - 1):
-            p = 9 * i + low_index(line)
-            if st[OPEN + b] >> p & 1:
-                changed |= place(st, k % 9, b, p)
-                regs[R_NODES] += 1
+    lone = (ALONE[s & ROW] | ALONE[(s >> 9) & ROW] << 9 | ALONE[s >> 18] << 18) & st[OPEN + b]
+    while lone:  # the rows with one place, not yet placed
+        p = low_index(lone)
+        lone &= lone - 1
+        if st[k] >> p & 1:  # a placing strikes its row and box
+            changed |= place(st, k % 9, b, p)
+            regs[R_NODES] += 1
     return changed
 
 
