@@ -65,21 +65,28 @@ def matrix(shape: Shape) -> Matrix:
     L[0], R[-1] = headers - 1, 0
     U, D = list(range(headers)), list(range(headers))
     top, row, size, first = list(range(headers)), [-1] * headers, [0] * headers, []
+    m = Matrix(L, R, U, D, top, row, size, first)
     for cell in range(n * n):
         for digit in range(n):
-            x = len(top)
-            first.append(x)
-            for k, column in enumerate(constraints(shape, cell, digit)):
-                h = column + 1
-                L.append(x + (k - 1) % 4)
-                R.append(x + (k + 1) % 4)
-                U.append(U[h])  # below the column's last node
-                D.append(h)
-                D[U[h]] = U[h] = x + k
-                top.append(h)
-                row.append(cell * n + digit)
-                size[h] += 1
-    return Matrix(L, R, U, D, top, row, size, first)
+            first.append(add_row(m, constraints(shape, cell, digit), cell * n + digit))
+    return m
+
+
+def add_row(m: Matrix, columns: Sequence[int], placement: int) -> int:
+    """Append a row with a node in each column (0-based, header column + 1), linked in a ring and
+    below each column's last node; the index of its first node."""
+    x, k = len(m.top), len(columns)
+    for i, column in enumerate(columns):
+        h = column + 1
+        m.L.append(x + (i - 1) % k)
+        m.R.append(x + (i + 1) % k)
+        m.U.append(m.U[h])  # below the column's last node
+        m.D.append(h)
+        m.D[m.U[h]] = m.U[h] = x + i
+        m.top.append(h)
+        m.row.append(placement)
+        m.size[h] += 1
+    return x
 
 
 def dance(m: Matrix, placed: list[int], n: int, limit: int, deadline: float | None,
@@ -248,21 +255,12 @@ def rule_matrix(shape: Shape, rules: Rules) -> tuple[Matrix, int]:
     U, D = list(range(headers)), list(range(headers))
     top, row, first = list(range(headers)), [-1] * headers, [-1] * n ** 3
     size = [0] * (primary + 1) + [n ** 3] * (headers - primary - 1)
+    m = Matrix(L, R, U, D, top, row, size, first)
     for cell, digit, cols in rows:
-        x, k = len(top), len(cols)
+        x = add_row(m, cols, cell * b + digit)
         if cell < n * n:
             first[cell * n + digit] = x
-        for i, column in enumerate(cols):
-            h = column + 1
-            L.append(x + (i - 1) % k)
-            R.append(x + (i + 1) % k)
-            U.append(U[h])  # below the column's last node
-            D.append(h)
-            D[U[h]] = U[h] = x + i
-            top.append(h)
-            row.append(cell * b + digit)
-            size[h] += 1
-    return Matrix(L, R, U, D, top, row, size, first), b
+    return m, b
 
 
 def rule_givens(m: Matrix, puzzle: Puzzle) -> list[int] | None:
