@@ -5,10 +5,9 @@ converted puzzles: the rules the JSON reader gives the same files, one solution 
 from __future__ import annotations
 
 import csv
-import threading
 
 import pytest
-from test_datasets import SHARED, Server
+from test_datasets import SHARED, server  # noqa: F401 - the fixture mirror() builds on
 from test_variants import KILLERS, WIKIPEDIA_SOLUTION, killer_file
 
 from sudokucp import datasets
@@ -33,19 +32,11 @@ def shared_raw():
 
 
 @pytest.fixture
-def mirror(shared_raw, monkeypatch, tmp_path):
-    """A server on 127.0.0.1 serving the shared upstream copies as the catalogue's mirror; the
-    cache in tmp_path."""
-    pytest.importorskip("pooch", reason="downloads need the [datasets] extra (pooch)")
-    httpd = Server()
-    httpd.root = shared_raw
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path / "cache"))
-    monkeypatch.setenv(datasets.MIRROR_ENV, httpd.url)
-    yield httpd
-    httpd.shutdown()
-    httpd.server_close()
+def mirror(server, shared_raw):  # noqa: F811 - the fixture imported above
+    """test_datasets's local server (127.0.0.1; the cache in tmp_path) serving the shared
+    upstream copies as the catalogue's mirror."""
+    server.root = shared_raw
+    return server
 
 
 def test_the_catalogue_carries_every_killer_pin_of_the_manifest(shared_raw):
