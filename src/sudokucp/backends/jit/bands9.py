@@ -15,7 +15,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokucp.backends.jit.band_layout import T_FILTER, T_SHRINK, tables
+from sudokucp.backends.jit.band_layout import (
+    T_BOX,
+    T_COL,
+    T_COLUMN,
+    T_FILTER,
+    T_ROW,
+    T_SHRINK,
+    tables,
+)
 from sudokucp.backends.jit.layout import F_DIGIT, F_INDEX, F_REST, R_NODES, low_index, popcount
 
 ROW = 0x1FF  # a row's nine bits
@@ -24,23 +32,19 @@ OPEN = 27  # the unsolved cells of band b at OPEN + b
 
 
 def _tables() -> tuple[np.ndarray, ...]:
-    """shrink (a row's 9 bits -> its boxes), filter (the 9 mini-rows -> cells kept), keep (a bit
-    -> the band without its row and box but itself), column (a bit -> its column's 3 bits) and
-    claim (a column -> the other cells of its box in a band)."""
+    """band_layout's tables of the 9x9 shape as arrays of their own: shrink (a row's 9 bits ->
+    its boxes), filter (the 9 mini-rows -> cells kept), keep (a bit -> the band without its row
+    and box but itself), column (a bit -> its column's 3 bits) and claim (a column -> the other
+    cells of its box in a band)."""
     t = tables(3, 3)
-    shrink = t[t[T_SHRINK]:t[T_SHRINK] + 512].copy()
-    filt = t[t[T_FILTER]:t[T_FILTER] + 512].copy()
-    keep = np.zeros(27, np.int64)
-    column = np.zeros(27, np.int64)
-    claim = np.zeros(9, np.int64)
-    for p in range(27):
-        row = ROW << (p // 9 * 9)
-        box = sum(0b111 << (i * 9 + p % 9 // 3 * 3) for i in range(3))
-        keep[p] = BAND & ~(row | box) | 1 << p
-        column[p] = sum(1 << (i * 9 + p % 9) for i in range(3))
-        if p < 9:
-            claim[p] = box & ~column[p]
-    return shrink, filt, keep, column, claim
+
+    def part(field: int, size: int) -> np.ndarray:
+        return t[t[field]:t[field] + size].copy()
+
+    row, box = part(T_ROW, 27), part(T_BOX, 27)
+    column = part(T_COL, 9)[part(T_COLUMN, 27)]
+    keep = BAND & ~(row | box) | 1 << np.arange(27)
+    return part(T_SHRINK, 512), part(T_FILTER, 512), keep, column, box[:9] & ~column[:9]
 
 
 SHRINK, FILTER, KEEP, COLUMN, CLAIM = _tables()
