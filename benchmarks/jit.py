@@ -21,7 +21,8 @@ paired per-grid ratio (`sudokucp.stats.paired`) on the grids both solved, from t
 (b) top95 and forum_hardest_1106, limit 2, jit and the hybrid, in one sweep.
 (c) gecode_16x16, limit 2: every grid within 50 ms of CPU?
 (d) gecode_25x25, first solution (limit 1), --limit-25 CPU seconds each (the harness kills a run
-    past it): jit and CP-SAT (`cpsat`, one worker).
+    past it): jit, CP-SAT (`cpsat`, one worker) and pysat (CaDiCaL), and the grids where jit
+    takes over 1.5x the faster of the two others.
 (e) The propagation and search options on 16x16 (all grids, limit 2) and 25x25 (first solution,
     --option-limit CPU seconds each): one sweep per size, every option set in it.
 (f) The one-off compile, entry point by entry point: cold (an empty numba cache) and warm
@@ -145,26 +146,57 @@ def section_16(bench: Bench, puzzles: list[Puzzle]) -> list[str]:
             f"median of each grid's repeats){slowest}", ""]
 
 
+TAIL = 1.5  # (d): no grid over this many times the faster of pysat and cpsat on it
+
+
 def section_25(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[str]:
     title = f"(d) gecode_25x25: first solution (limit 1), {limit_s:g} s of CPU each"
-    methods = {"jit": "jit", "cpsat": "cpsat"}
+    methods = {"jit": "jit", "cpsat": "cpsat", "pysat": "pysat"}
     found = bench.sweep(title, methods, puzzles, cpu_limit=limit_s)
     lines = [f"## {title}", "",
-             "jit (clause learning, its default at 25x25) and CP-SAT (one worker); CPU seconds "
-             "of the search (CP-SAT's threads included); a run past the CPU limit is killed by "
-             "the harness and counts as unsolved.", "",
+             "jit (clause learning, its default at 25x25), CP-SAT (one worker) and pysat "
+             "(CaDiCaL 1.9.5 on the givens' simplified CNF); CPU seconds of the search "
+             "(CP-SAT's threads included); a run past the CPU limit is killed by the harness and "
+             "counts as unsolved.", "",
              *found.table(list(methods), cpu_s, "CPU s")]
     timeouts = ", ".join(f"{name} {count(found.of_method(name), 'timeout')}" for name in methods)
-    lines += ["", f"- time-outs: {timeouts}", found.ratio("cpsat", "jit"), "",
-              "| grid | jit CPU s | jit conflicts | cpsat CPU s |", "|---|---:|---:|---:|"]
-    jit, cpsat = (found.of_method(n) for n in methods)
+    lines += ["", f"- time-outs: {timeouts}", found.ratio("cpsat", "jit"),
+              found.ratio("pysat", "jit"), *tail_lines(found, puzzles), "",
+              "| grid | jit CPU s | jit conflicts | cpsat CPU s | pysat CPU s | jit / faster |",
+              "|---|---:|---:|---:|---:|---:|"]
+    jit, cpsat, pysat = (found.of_method(n) for n in methods)
     for puzzle in puzzles:
-        a, b = jit.loc[puzzle.digest], cpsat.loc[puzzle.digest]
+        a, b, c = (frame.loc[puzzle.digest] for frame in (jit, cpsat, pysat))
         conflicts = a.get("backtracks")
         shown = "-" if conflicts is None or pd.isna(conflicts) else f"{conflicts:,.0f}"
         lines.append(f"| {puzzle.name} | {cpu_s(a['seconds'])}{mark(a)} | {shown} | "
-                     f"{cpu_s(b['seconds'])}{mark(b)} |")
+                     f"{cpu_s(b['seconds'])}{mark(b)} | {cpu_s(c['seconds'])}{mark(c)} | "
+                     f"{over_faster(a, b, c)} |")
     return lines + [""]
+
+
+def over_faster(jit: pd.Series, *others: pd.Series) -> str:
+    """jit's time over the faster of the others' on one grid ('-' when none of them solved it;
+    'unsolved' when jit did not)."""
+    if not jit["answered"]:
+        return "unsolved"
+    times = [float(o["seconds"]) for o in others if o["answered"]]
+    return f"{float(jit['seconds']) / min(times):.2f}" if times else "-"
+
+
+def tail_lines(found: Any, puzzles: list[Puzzle]) -> list[str]:
+    """The grids where jit takes over TAIL times the faster of pysat and cpsat, and the medians."""
+    jit, cpsat, pysat = (found.of_method(n) for n in ("jit", "cpsat", "pysat"))
+    over = []
+    for puzzle in puzzles:
+        shown = over_faster(*(f.loc[puzzle.digest] for f in (jit, cpsat, pysat)))
+        if shown == "unsolved" or (shown != "-" and float(shown) > TAIL):
+            over.append(f"{puzzle.name} ({shown})")
+    medians = ", ".join(f"{name} {cpu_s(found.solved(name).median())} s"
+                        for name in ("jit", "pysat", "cpsat"))
+    return [f"- grids where jit took over {TAIL:g}x the faster of pysat and cpsat: {len(over)} "
+            f"of {len(puzzles)}" + (f": {', '.join(over)}" if over else ""),
+            f"- medians over the grids each solved: {medians}"]
 
 
 def mark(line: pd.Series) -> str:
@@ -184,8 +216,9 @@ def section_proofs(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[
 
 DFS_OPTIONS = [("singles", "cell"), ("singles", "smallest"), ("locked", "wdeg"),
                ("alldiff", "wdeg"), ("full", "smallest"), ("full", "wdeg"), ("dual", "wdeg")]
-CDCL_OPTIONS = [{"phase": "true"}, {"minimise": "local"}, {"minimise": "local", "phase": "true"},
-                {"probe": "true"}, {"restarts": "glucose"}, {"root": "dual"}]
+CDCL_OPTIONS = [{"phase": "saved", "restarts": "luby", "fallback": "30000"}, {"phase": "saved"},
+                {"phase": "true"}, {"restarts": "luby"}, {"minimise": "local"},
+                {"minimise": "local", "phase": "true"}, {"probe": "true"}, {"root": "dual"}]
 
 
 def option_specs(kinds: str) -> dict[str, str]:
@@ -230,9 +263,9 @@ COMPILE = ("import sys, time\n"
            "t = time.process_time(); import numba; print('import numba', time.process_time() - t)\n"
            "from sudokucp.backends.jit import kernels\n"
            "for kernel in kernels.KERNELS:\n"
-           "    for entry, strong in kernels.entries(kernel):\n"
-           "        t = time.process_time(); kernels.ready(kernel, entry, strong)\n"
-           "        name = f'{kernel}.{entry}' + (' (strong)' if strong else '')\n"
+           "    for entry, version in kernels.entries(kernel):\n"
+           "        t = time.process_time(); kernels.ready(kernel, entry, version)\n"
+           "        name = f'{kernel}.{entry}' + kernels.VERSIONS.get((kernel, version), '')\n"
            "        print(name, time.process_time() - t)\n")
 
 

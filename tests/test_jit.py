@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -301,9 +302,9 @@ def test_every_dfs_option_counts_alike(propagation, branch):
         assert (result.count, result.complete) == (1, True)
 
 
-@pytest.mark.parametrize("options", [{"restarts": "glucose"}, {"phase": "saved"},
+@pytest.mark.parametrize("options", [{"restarts": "luby"}, {"phase": "saved"},
                                      {"phase": "true"}, {"root": "dual"}, {"minimise": "local"},
-                                     {"probe": True}])
+                                     {"probe": True}, {"fallback": 30000}])
 def test_cdcl_options(options):
     backend = jit(search="cdcl", **options)
     result = backend.solve(first("seeds/004-multiple.txt"), limit=0)
@@ -331,7 +332,7 @@ def test_options_are_checked_and_named():
         jit(propagation="magic")
     with pytest.raises(OptionError, match="no option"):
         jit(speed=11)
-    assert jit(search="cdcl", restarts="glucose").label == "jit:restarts=glucose:search=cdcl"
+    assert jit(search="cdcl", restarts="luby").label == "jit:restarts=luby:search=cdcl"
     assert jit().kernel(Shape(5, 5)) == "cdcl" and jit().kernel(Shape(4, 4)) == "dfs"
     assert jit().kernel(Shape(3, 3)) == "bands" and jit(branch="cell").kernel(NINE) == "dfs"
     assert jit(search="bands").kernel(Shape(4, 4)) == "dfs"  # its bands do not fit: dfs
@@ -496,8 +497,9 @@ def test_solve_on_a_line_file_gives_what_the_one_by_one_path_gives(tmp_path, cap
 
 
 def test_a_nine_by_nine_solve_compiles_only_its_entry_point():
-    """In a fresh process: one 9x9 grid loads the band-wise one-grid search alone, one 16x16
-    grid the strong dfs one: no clause learning, no batch, no reading kernel."""
+    """In a fresh process: one 9x9 grid loads the band-wise one-grid search alone, in its 9x9
+    version (its tables a 2-d array: bands9.py's steps), one 16x16 grid the strong dfs one: no
+    clause learning, no batch, no reading kernel."""
     code = ("import sys\n"
             "from sudokucp.backends import get_backend\n"
             "from sudokucp.puzzle import Puzzle, Shape\n"
@@ -506,14 +508,49 @@ def test_a_nine_by_nine_solve_compiles_only_its_entry_point():
             "print('sudokucp.backends.jit.dfs' in sys.modules)\n"
             "jit.solve(Puzzle.empty(Shape(4, 4)))\n"
             "from sudokucp.backends.jit import bands, dfs\n"
-            "print(len(bands.run.signatures), len(bands.run_many.signatures),\n"
+            "print(len(bands.run.signatures), str(bands.run.signatures[0][1]),\n"
+            "      len(bands.run_many.signatures),\n"
             "      len(dfs.run.signatures), len(dfs.run_many.signatures),\n"
             "      str(dfs.run.signatures[0][9]),\n"
             "      any(m in sys.modules for m in ('sudokucp.backends.jit.cdcl',\n"
             "                                     'sudokucp.backends.jit.scan')))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "1", "0", "1", "0", "array(int64,", "2d,", "C)",
-                                  "False"]
+    assert out.stdout.split() == ["False", "1", "array(int64,", "2d,", "C)", "0", "1", "0",
+                                  "array(int64,", "2d,", "C)", "False"]
+
+
+def test_the_strong_dfs_batch_compiles_no_views_and_no_one_grid_search(tmp_path):
+    """In a fresh process and an empty numba cache: the strong dfs version's batch (`full`, the
+    16x16 default) compiles the units' matching filter but none of the views' (the dual version's,
+    pruned by mate's dimensions), nor run and start apart (inlined)."""
+    code = ("from sudokucp.backends.jit.kernels import STRONG, ready\n"
+            "from sudokucp.backends.jit import dfs, matching\n"
+            "ready('dfs', 'run_many', STRONG)\n"
+            "print(*(len(f.signatures) for f in (dfs.run_many, dfs.fixpoint, matching.alldiff,\n"
+            "      matching.views, matching.build_views, matching.strike_segment, dfs.run,\n"
+            "      dfs.start)))\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=env)
+    assert out.stdout.split() == ["1"] * 3 + ["0"] * 5
+
+
+@pytest.mark.parametrize("nine", [True, False])
+def test_each_band_search_version_compiles_its_own_steps_alone(tmp_path, nine):
+    """In a fresh process and an empty numba cache: the band-wise search's 9x9 version compiles
+    bands9.py's steps and none of bands.py's general ones, the general version (4x4) the
+    reverse (numba prunes the others)."""
+    code = ("from sudokucp.backends.jit.kernels import ready\n"
+            "from sudokucp.backends.jit import bands, bands9\n"
+            f"ready('bands', 'run', {nine})\n"
+            "print(*(len(f.signatures) for f in (bands.run, bands.start, bands.solved_count,\n"
+            "      bands9.propagate, bands9.branch, bands9.load, bands9.put, bands9.write,\n"
+            "      bands.propagate, bands.branch, bands.load, bands.put, bands.write)))\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=env)
+    ours, theirs = ["1"] * 5, ["0"] * 5
+    assert out.stdout.split() == ["1"] * 3 + (ours + theirs if nine else theirs + ours)
 
 
 def test_backends_warm_compiles_ahead_and_says_so(capsys):
@@ -521,8 +558,10 @@ def test_backends_warm_compiles_ahead_and_says_so(capsys):
 
     assert main(["backends", "--warm", "jit"]) == 0
     out, err = capsys.readouterr()
-    assert "jit: dfs.run (1/11)…" in err.splitlines() and "jit: scan.scan (10/11)…" in err
-    assert "jit: groups.run (11/11)…" in err.splitlines()
-    assert out.startswith("jit: 11 kernels compiled or loaded in ")
+    assert "jit: dfs.run (1/16)…" in err.splitlines() and "jit: scan.scan (15/16)…" in err
+    assert "jit: bands.run (9x9) (10/16)…" in err.splitlines()
+    assert "jit: bands.run_many (13/16)…" in err.splitlines()
+    assert "jit: groups.run (16/16)…" in err.splitlines()
+    assert out.startswith("jit: 16 kernels compiled or loaded in ")
     assert main(["backends", "--warm", "naive"]) == 2
     assert "naive compiles nothing ahead" in capsys.readouterr().err

@@ -20,7 +20,8 @@ the column from its other bands. Branching: a cell with the fewest candidates, t
 one, its digits in turn. The search is resumable as dfs.run's is: same registers, frames and
 statuses, `budget` guesses per call. For shapes whose bands fit in 63 bits (kernels.band_fits).
 At 9x9 the steps that read the state (loading, placing, propagating, branching, writing) are
-bands9.py's: the same rules with the geometry in constants, on a band-major state row.
+bands9.py's: the same rules with the geometry in constants, on a band-major state row. The entry
+points take no tables there (t is NINE_TABLES), and each version compiles one set of steps.
 """
 
 from __future__ import annotations
@@ -77,7 +78,15 @@ from sudokucp.backends.jit.layout import (
     popcount,
 )
 
-__all__ = ["BUDGET", "EXHAUSTED", "LIMIT", "buffers", "layout", "run", "run_many", "tables"]
+__all__ = ["BUDGET", "EXHAUSTED", "LIMIT", "NINE_TABLES", "buffers", "layout", "run", "run_many",
+           "tables"]
+
+# The 9x9 version's tables `t`: none (bands9.py's steps hold theirs as constants), in an array of
+# two dimensions against the general tables' one. The steps are chosen by t.ndim, which numba's
+# branch pruning reads as a constant before typing, so that each version compiles one set of
+# steps (a test of `t is None` is left to run time where t is an array: both sets compile).
+NINE_TABLES = np.zeros((0, 0), np.int64)
+NINE = NINE_TABLES.ndim
 
 # --- placing and propagating ---------------------------------------------------------------------
 
@@ -168,8 +177,6 @@ def claim(st, d, done, t, geo):
 def put(st, d, b, p, t, geo):
     """place() as a call of its own, for the placings outside propagate (givens, guesses):
     numba inlines place() only where it is hot, which keeps the compile shorter."""
-    if geo[B_N] == 9:
-        return nine.put(st, d, b, p)
     return place(st, d, b, p, t, geo)
 
 
@@ -177,8 +184,6 @@ def put(st, d, b, p, t, geo):
 def propagate(st, dirty, t, geo, regs):
     """Propagate the (digit, band) masks marked in `dirty` to a fixpoint; False on a
     contradiction. Values placed are counted in regs[R_NODES]."""
-    if geo[B_N] == 9:
-        return nine.propagate(st, dirty, regs)
     n, r, nb = geo[B_N], geo[B_R], geo[B_BANDS]
     row_mask = (1 << n) - 1
     shrink, filt = t[T_SHRINK], t[T_FILTER]
@@ -275,9 +280,6 @@ def propagate(st, dirty, t, geo, regs):
 def branch(st, geo, frame):
     """Fill `frame` with a cell of the fewest candidates (band in F_INDEX, bit in F_DIGIT) and
     its digits as a mask in F_REST; two candidates end the look at once."""
-    if geo[B_N] == 9:
-        nine.branch(st, frame)
-        return
     n, nb = geo[B_N], geo[B_BANDS]
     best = 99
     for b in range(nb):
@@ -319,7 +321,7 @@ def store(st, t, sols, regs, geo):
     """Count a solution and write it to the buffer if it has room."""
     regs[R_FOUND] += 1
     if regs[R_STORED] < sols.shape[0]:
-        if geo[B_N] == 9:
+        if t.ndim == NINE:
             nine.write(st, sols[regs[R_STORED]])
         else:
             write(st, t, sols[regs[R_STORED]], geo)
@@ -368,10 +370,11 @@ def start(grid, t, geo, stack, frames, regs):
     for i in range(REGS_LEN):
         regs[i] = 0
     regs[R_PHASE] = 1
-    dirty = nine.load(grid, st, regs) if geo[B_N] == 9 else load(grid, st, t, geo, regs)
+    dirty = nine.load(grid, st, regs) if t.ndim == NINE else load(grid, st, t, geo, regs)
     if dirty < 0:
         return False
-    if not propagate(st, dirty, t, geo, regs):
+    ok = nine.propagate(st, dirty, regs) if t.ndim == NINE else propagate(st, dirty, t, geo, regs)
+    if not ok:
         return False
     frames[0, F_SOLVED] = solved_count(st, geo)
     regs[R_DEPTH] = 0
@@ -382,7 +385,8 @@ def start(grid, t, geo, stack, frames, regs):
 @njit(cache=True, error_model="numpy")
 def run(grid, t, geo, stack, frames, regs, sols, budget):
     """Search on from the registers for at most `budget` guesses (< 0: no bound); returns
-    EXHAUSTED, BUDGET, LIMIT or FULL_BUFFER, as dfs.run does."""
+    EXHAUSTED, BUDGET, LIMIT or FULL_BUFFER, as dfs.run does. `t`: the shape's tables, or
+    NINE_TABLES at 9x9 (bands9.py's steps, each compiled version holding one set)."""
     cells, limit, width = geo[B_N] * geo[B_N], geo[B_LIMIT], geo[B_WIDTH]
     if regs[R_PHASE] == 0 and not start(grid, t, geo, stack, frames, regs):
         regs[R_PHASE] = 2
@@ -402,6 +406,8 @@ def run(grid, t, geo, stack, frames, regs, sols, budget):
                 if geo[B_KEEP] and regs[R_STORED] == sols.shape[0]:
                     regs[R_DEPTH] = d
                     return FULL_BUFFER
+            elif t.ndim == NINE:
+                nine.branch(stack[d], frames[d])
             else:
                 branch(stack[d], geo, frames[d])
         rest = frames[d, F_REST]
@@ -424,7 +430,11 @@ def run(grid, t, geo, stack, frames, regs, sols, budget):
             st[k] = stack[d, k]
         b, p = frames[d, F_INDEX], frames[d, F_DIGIT]
         regs[R_NODES] += 1
-        if propagate(st, put(st, digit, b, p, t, geo), t, geo, regs):
+        if t.ndim == NINE:
+            ok = nine.propagate(st, nine.put(st, digit, b, p), regs)
+        else:
+            ok = propagate(st, put(st, digit, b, p, t, geo), t, geo, regs)
+        if ok:
             d += 1
             frames[d, F_SOLVED] = solved_count(st, geo)
             regs[R_NEED] = 1

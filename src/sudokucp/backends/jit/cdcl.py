@@ -11,9 +11,10 @@ per-literal lists with a blocking literal each.
 Conflicts are analysed to the first unique implication point; then every digit in the clause that
 a placement struck is replaced by that placement (a resolution on the binary at-most-one clause,
 which shortens the clause: one placement strikes up to 3N digits), and literals implied by the
-rest are dropped. Decisions follow VSIDS activities and place a digit (positive phase) or follow
-the saved phase; restarts follow the Luby sequence or Glucose's LBD average; the pool keeps the
-clauses of lowest LBD when it is cut, every few thousand conflicts.
+rest are dropped. Decisions follow VSIDS activities and give the variable the value of the
+target assignment (the longest conflict-free trail seen, CaDiCaL's target phases), its saved
+phase, or place the digit; restarts follow the Luby sequence or Glucose's LBD average; the pool
+keeps the clauses of lowest LBD when it is cut, every few thousand conflicts.
 
 The search is resumable: its whole state lives in the arrays of `state`, so `run` stops after
 `budget` conflicts and decisions and a later call goes on. This module holds the search loop;
@@ -40,6 +41,8 @@ from sudokucp.backends.jit.cdcl_state import (
     K_OVERFLOW,
     MARGIN,
     NO_REASON,
+    PHASE_TARGET,
+    PHASE_TRUE,
     Q_ARENA,
     Q_CKIND,
     Q_CONFLICTS,
@@ -62,8 +65,8 @@ from sudokucp.backends.jit.cdcl_state import (
     Q_NODES,
     Q_PHASE,
     Q_PLACED,
+    Q_POLARITY,
     Q_POOL,
-    Q_POSITIVE,
     Q_PROBE,
     Q_PROBED,
     Q_RECENT,
@@ -71,6 +74,7 @@ from sudokucp.backends.jit.cdcl_state import (
     Q_RESTART_AT,
     Q_RESTARTS,
     Q_STORED,
+    Q_TARGET,
     Q_TRAIL,
     RECENT,
     REDUCE_STEP,
@@ -78,6 +82,8 @@ from sudokucp.backends.jit.cdcl_state import (
     V_OUT,
     V_PHASE,
     V_SEEN,
+    V_TARGET,
+    V_TRAIL,
     V_VAL,
     grow,
     heap_insert,
@@ -105,6 +111,7 @@ def begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, po
     iv[V_PHASE, :] = 1
     iv[V_HPOS, :] = -1
     iv[V_SEEN, :] = 0
+    iv[V_TARGET, :] = -1
     cells[0, :] = (1 << n) - 1
     cells[1, :] = -1
     uds[0, :] = (1 << n) - 1
@@ -115,7 +122,7 @@ def begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, po
     fregs[1] = 0.0
     for name in (Q_HEAD, Q_TRAIL, Q_LEVEL, Q_PLACED, Q_HEAPN, Q_NCL, Q_POOL, Q_CONFLICTS,
                  Q_DECISIONS, Q_RESTARTS, Q_FOUND, Q_STORED, Q_LUBY, Q_LEARNED, Q_NODES,
-                 Q_REDUCES, Q_ARENA, Q_RECENT, Q_LBD_SUM, Q_RESTART_AT):
+                 Q_REDUCES, Q_ARENA, Q_RECENT, Q_LBD_SUM, Q_RESTART_AT, Q_TARGET):
         regs[name] = 0
     regs[Q_NEXT_RESTART] = regs[Q_LUBY_UNIT]
     regs[Q_NEXT_REDUCE] = FIRST_REDUCE
@@ -237,6 +244,29 @@ def learn(lbd, regs, fregs, recent):
     recent[slot] = lbd
 
 
+@njit(cache=True, inline="always")
+def keep_target(iv, lims, regs):
+    """On a conflict: the trail below the conflict's level, when longer than the target's, is
+    the new target assignment (CaDiCaL's target phases)."""
+    free = lims[regs[Q_LEVEL] - 1]
+    if free > regs[Q_TARGET]:
+        for t in range(free):
+            lit = iv[V_TRAIL, t]
+            iv[V_TARGET, lit >> 1] = 1 - (lit & 1)
+        regs[Q_TARGET] = free
+
+
+@njit(cache=True, inline="always")
+def phase(iv, regs, v):
+    """The value a decision gives v: true (place the digit), the saved one, or the target's."""
+    mode = regs[Q_POLARITY]
+    if mode == PHASE_TRUE:
+        return 1
+    if mode == PHASE_TARGET and iv[V_TARGET, v] >= 0:
+        return iv[V_TARGET, v]
+    return iv[V_PHASE, v]
+
+
 @njit(cache=True)
 def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
         lists, regs, fregs, recent, sols, budget):
@@ -267,6 +297,8 @@ def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool
             if regs[Q_LEVEL] == 0:
                 regs[Q_PHASE] = 2
                 return EXHAUSTED
+            if regs[Q_POLARITY] == PHASE_TARGET:
+                keep_target(iv, lims, regs)
             length, back, lbd = analyze(iv, act, fregs, units, pool, meta, regs, n)
             learn(lbd, regs, fregs, recent)
             backtrack(back, iv, act, cells, uds, cunits, cpos, lims, regs, n)
@@ -319,5 +351,5 @@ def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool
         regs[Q_DECISIONS] += 1
         lims[regs[Q_LEVEL]] = regs[Q_TRAIL]
         regs[Q_LEVEL] += 1
-        lit = 2 * v if regs[Q_POSITIVE] or iv[V_PHASE, v] == 1 else 2 * v + 1
+        lit = 2 * v + 1 - phase(iv, regs, v)
         enqueue(lit, NO_REASON, iv, cells, uds, cunits, cpos, regs, n)

@@ -8,15 +8,16 @@ from numba import njit
 
 # rows of `iv`, the per-variable arrays
 (V_VAL, V_LEVEL, V_REASON, V_PHASE, V_HPOS, V_SEEN, V_TRAIL, V_HEAP, V_TMP, V_OUT, V_STACK,
- V_CLEAR) = range(12)
-IV_ROWS = 12
+ V_CLEAR, V_TARGET) = range(13)
+IV_ROWS = 13
 # regs
 (Q_HEAD, Q_TRAIL, Q_LEVEL, Q_PLACED, Q_HEAPN, Q_NCL, Q_POOL, Q_CONFLICTS, Q_DECISIONS,
  Q_RESTARTS, Q_PHASE, Q_FOUND, Q_STORED, Q_CKIND, Q_CA, Q_CB, Q_NEXT_RESTART, Q_LUBY,
- Q_NEXT_REDUCE, Q_REDUCES, Q_LEARNED, Q_NODES, Q_LIMIT, Q_KEEP, Q_POSITIVE, Q_GLUCOSE,
+ Q_NEXT_REDUCE, Q_REDUCES, Q_LEARNED, Q_NODES, Q_LIMIT, Q_KEEP, Q_POLARITY, Q_GLUCOSE,
  Q_ARENA, Q_RECENT, Q_LBD_SUM, Q_RESTART_AT, Q_PROBE, Q_PROBED, Q_LUBY_UNIT,
- Q_MINIMIZE) = range(34)
-QREGS = 34
+ Q_MINIMIZE, Q_TARGET) = range(35)
+QREGS = 35
+PHASE_SAVED, PHASE_TRUE, PHASE_TARGET = range(3)  # Q_POLARITY: the decisions' phase
 # conflict kinds and reason kinds (a reason >= 0 is a pool clause; below, -2 - (payload*3 + kind))
 K_CELL, K_UNIT, K_BIN, K_POOL, K_OVERFLOW = range(5)
 NO_REASON = -1

@@ -7,9 +7,12 @@ alldiff (singles + Regin's matching filter per unit: every naked and hidden subs
 (alldiff + locked), dual (alldiff + the filter on each digit's row x column, row x box and
 column x box views: every fish and every locked set).
 
-Two compiled versions of each entry point, by the type of `mate` (the matching filter's state):
-an array at the levels with the filter, None at singles and locked, where numba drops the filter's
-branches before typing them, so that the light version compiles in about half the time.
+Three compiled versions of each entry point, by the type of `mate` (the matching filter's state):
+None at singles and locked, where numba drops the filter's branches before typing them, so that
+this light version compiles in about half the time; at alldiff and full an array of two
+dimensions (the units' hints), whose version leaves out the views; at dual one of three (the
+units' and the views' hints). `start` is inlined in `run` and `run` in `run_many`, so that a batch
+compiles neither apart: numba optimizes the whole of a compiled callee again in each caller.
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ from sudokucp.backends.jit.layout import (
     S_FAIL,
     S_QLEN,
     S_SOLVED,
+    UNIT_HINTS,
+    VIEW_HINTS,
     cycles,
     layout,
     low_index,
@@ -92,13 +97,14 @@ def fixpoint(cand, units, peers, cunits, mate, scr, geo, regs):
                 continue
         if mate is not None:  # a type test: numba prunes the branch where mate is None
             if level >= ALLDIFF:
-                out = alldiff(cand, units, peers, cunits, mate, scr, geo, regs)
+                out = alldiff(cand, units, peers, cunits, mate if mate.ndim == UNIT_HINTS
+                              else mate[0], scr, geo, regs)
                 if out < 0:
                     return False
                 if out:
                     continue
-            if level == DUAL:
-                out = views(cand, peers, cunits, mate, scr, geo, regs)
+            if mate.ndim == VIEW_HINTS and level == DUAL:  # a constant: pruned in the others
+                out = views(cand, peers, cunits, mate[1], scr, geo, regs)
                 if out < 0:
                     return False
                 if out:
@@ -186,7 +192,7 @@ def store(cand, sols, regs, geo):
         regs[R_STORED] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start(grid, units, peers, cunits, geo, cand, frames, regs, mate, scr):
     """Load the givens into level 0 and propagate; False when they clash or propagation fails."""
     n = geo[G_N]
@@ -215,7 +221,7 @@ def start(grid, units, peers, cunits, geo, cand, frames, regs, mate, scr):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def run(grid, units, peers, cunits, geo, cand, frames, regs, sols, mate, scr, budget):
     """Search on from the registers for at most `budget` guesses (< 0: no bound); returns
     EXHAUSTED, BUDGET, LIMIT (limit solutions found) or FULL_BUFFER (the caller empties it)."""
@@ -282,10 +288,12 @@ def run(grid, units, peers, cunits, geo, cand, frames, regs, sols, mate, scr, bu
 
 
 def buffers(geo: np.ndarray, capacity: int) -> tuple[np.ndarray | None, ...]:
-    """Fresh state arrays for one search: cand, frames, regs, sols (uint8 digits), mate (None
-    at the levels without the matching filter), scr."""
+    """Fresh state arrays for one search: cand, frames, regs, sols (uint8 digits), mate (the
+    matching filter's hints: None at the levels without it, see UNIT_HINTS), scr."""
     n, cells = int(geo[G_N]), int(geo[G_CELLS])
-    mate = np.full((6 * n, n), -1, np.int64) if geo[G_LEVEL] >= ALLDIFF else None
+    level = geo[G_LEVEL]
+    mate = None if level < ALLDIFF else np.full((3 * n, n), -1, np.int64) if level < DUAL \
+        else np.full((2, 3 * n, n), -1, np.int64)
     return (np.empty((cells + 2, cells), np.int64), np.zeros((cells + 2, FRAME_LEN), np.int64),
             np.zeros(REGS_LEN, np.int64), np.zeros((capacity, cells), np.uint8), mate,
             np.zeros(int(geo[G_SIZE]), np.int64))

@@ -22,12 +22,13 @@ bands fit in 63 bits; `search=bands` leaves the others to dfs.
 `cdcl` (cdcl.py over cdcl_state.py, cdcl_propagate.py and cdcl_learn.py; the default from
 25x25) learns clauses from conflicts over the same singles: first-UIP clauses whose struck digits
 are replaced by the placements that struck them, then minimised (`minimise=recursive`, MiniSat's
-rule, or `local`); VSIDS decisions that follow the saved phase (`phase=saved`) or place a digit
-(`phase=true`); Luby (or Glucose) restarts; after a root propagation at the dfs level `root` and,
-with `probe=true`, failed-literal probing. A first-solution search still unsolved after `fallback`
-conflicts (0: never) starts over placing digits with local minimising, the settings that cost more
-at the median but fail less in the tail. It is what solves the 25x25 minimal grids. Deductions hold
-in every solution, so counts (limit 2 or 0) are exact in both kernels.
+rule, or `local`); VSIDS decisions that follow the target assignment, the longest conflict-free
+trail so far (`phase=target`), the saved phase (`saved`) or place a digit (`true`); Glucose (or
+Luby) restarts; after a root propagation at the dfs level `root` (at `singles`, the kernel's own)
+and, with `probe=true`, failed-literal probing. A first-solution search still unsolved after
+`fallback` conflicts (0: never, the default) starts over placing digits with local minimising.
+It is what solves the 25x25 minimal grids. Deductions hold in every solution, so counts (limit 2
+or 0) are exact in both kernels.
 
 The deadline: a kernel runs in budgets (guesses, or conflicts and decisions) and the clock is read
 between them, each budget sized to take about BUDGET_S. Compiling the one entry point a search
@@ -56,11 +57,15 @@ from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.backends.jit.kernels import (
+    DUAL,
+    LIGHT,
+    STRONG,
     as_grid,
     band_fits,
     band_tables,
     cell_positions,
     module,
+    nine_bands,
     numpy_module,
     ready,
     refuse_values_out_of_range,
@@ -73,15 +78,23 @@ from sudokucp.rules import CLASSIC_KIND, KINDS
 
 LEVELS = ("singles", "locked", "alldiff", "full", "dual")  # in the dfs kernel's order
 BRANCHES = ("cell", "smallest", "wdeg")
+PHASES = ("saved", "true", "target")  # cdcl_state's PHASE_* order
 FALLBACK = {"phase": "true", "minimise": "local"}  # cdcl, first solution: after `fallback`
 STOPPED = -1  # _learn: the conflicts passed the cap
 STRONG_SIDE = 16  # propagation=auto: `full` from this side up, `locked` below
 MATCHING = LEVELS.index("alldiff")  # levels from this one up run the matching filter
+VIEWS = LEVELS.index("dual")  # the level that runs it on the views too
 LEARN_SIDE = 25  # search=auto: clause learning from this side up
 BAND_SIDES = (9,)  # search=auto: the band-wise kernel at these sides (where it measures faster)
 FIRST_BUDGET = 256  # guesses (or conflicts and decisions) before the first look at the clock
 BUDGET_S = 0.005  # aim of each later budget, in seconds
 CAPACITY = 1024  # solutions the buffer holds before the kernel hands them over
+
+
+def dfs_version(level: int) -> int:
+    """The dfs kernel's compiled version that propagates at a level (kernels.ready)."""
+    return LIGHT if level < MATCHING else DUAL if level == VIEWS else STRONG
+
 
 @dataclass(frozen=True)
 class Batch:
@@ -124,11 +137,11 @@ class Jit(Backend):
     extra = "jit"
     module = "numba"
     package = "numba"
-    defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "luby",
-                "phase": "saved", "root": "singles", "minimise": "recursive", "probe": False,
-                "fallback": 30000}
+    defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "glucose",
+                "phase": "target", "root": "singles", "minimise": "recursive", "probe": False,
+                "fallback": 0}
     choices = {"search": ("auto", "dfs", "bands", "cdcl"), "propagation": ("auto", *LEVELS),
-               "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": ("true", "saved"),
+               "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": PHASES,
                "root": LEVELS, "minimise": ("recursive", "local")}
 
     stats_keys = ("nodes", "guesses", "backtracks")
@@ -188,21 +201,25 @@ class Jit(Backend):
             name = "full" if shape.side >= STRONG_SIDE else "locked"
         return LEVELS.index(name)
 
-    def strong(self, shape: Shape) -> bool:
-        """Whether the dfs kernel's version with the matching filter searches a shape."""
-        return self.level(shape) >= MATCHING
+    def strong(self, shape: Shape) -> int:
+        """The dfs kernel's version that searches a shape (see dfs_version)."""
+        return dfs_version(self.level(shape))
 
     def _prepare(self, shape: Shape) -> None:
         """The entry point that searches one grid of the shape compiled (once per process; only
         that one) and the tables it reads."""
         kernel = self.kernel(shape)
-        ready(kernel, "run", kernel == "dfs" and self.strong(shape))
         if kernel == "bands":
+            ready(kernel, "run", nine_bands(shape))
             band_tables(shape)
         else:
+            ready(kernel, "run", self.strong(shape) if kernel == "dfs" else False)
             tables(shape)
         if kernel == "cdcl":
             cell_positions(shape)
+            level = LEVELS.index(self.options["root"])
+            if level:  # a root propagation of the dfs kernel's (none at `singles`)
+                ready("dfs", "start", dfs_version(level))
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         if not puzzle.rules.classic:
@@ -253,7 +270,7 @@ class Jit(Backend):
         them its registers and its solution buffer of `capacity` grids."""
         kernel = self.kernel(shape)
         if kernel == "bands":
-            k = ready("bands", entry)
+            k = ready("bands", entry, nine_bands(shape))
             geo = k.layout(shape.side, shape.box_rows, shape.box_cols, limit, keep)
             args = (band_tables(shape), geo, *k.buffers(geo, capacity))
             return k, args, args[4], args[5]
@@ -284,9 +301,9 @@ class Jit(Backend):
 
     def _cdcl(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
               ) -> tuple[int, bool, dict]:
-        """The clause-learning kernel from the candidates that the dfs kernel's `root`
-        propagation leaves; a first-solution search that passes `fallback` conflicts starts over
-        with the FALLBACK settings, which cost more at the median and fail less in the tail."""
+        """The clause-learning kernel from the candidates that the `root` propagation leaves; a
+        first-solution search that passes `fallback` conflicts starts over with the FALLBACK
+        settings (phase=true, minimise=local)."""
         k, shape, options = plan.k, plan.shape, self.options
         masks = self._root_masks(shape, grid)
         if masks is None:  # the root propagation found a contradiction: no solution
@@ -309,7 +326,7 @@ class Jit(Backend):
         k, shape, limit, handover = plan.k, plan.shape, plan.limit, plan.handover
         arrays = list(k.state(shape.side, limit, int(handover), plan.capacity))
         regs, sols = arrays[9], arrays[12]
-        regs[k.Q_POSITIVE] = options["phase"] == "true"
+        regs[k.Q_POLARITY] = PHASES.index(options["phase"])
         regs[k.Q_GLUCOSE] = options["restarts"] == "glucose"
         regs[k.Q_MINIMIZE] = options["minimise"] == "recursive"
         regs[k.Q_PROBE] = options["probe"]
@@ -338,9 +355,13 @@ class Jit(Backend):
                                    "probed": int(regs[k.Q_PROBED])}
 
     def _root_masks(self, shape: Shape, grid: Any) -> Any:
-        """Candidate masks after the `root` propagation of the dfs kernel (None: contradiction)."""
+        """Candidate masks after the `root` propagation of the dfs kernel (None: contradiction);
+        at `singles`, every digit: the learning kernel's own propagation finds the same singles."""
         level = LEVELS.index(self.options["root"])
-        d = ready("dfs", "start", level >= MATCHING)
+        if level == 0:
+            np = numpy_module()
+            return np.full(shape.side ** 2, (1 << shape.side) - 1, np.int64)
+        d = ready("dfs", "start", dfs_version(level))
         geo = d.layout(shape.side, shape.box_rows, shape.box_cols, level, 0, 1, 1)
         cand, frames, regs, _, mate, scr = d.buffers(geo, 1)
         if not d.start(grid, *tables(shape), geo, cand, frames, regs, mate, scr):

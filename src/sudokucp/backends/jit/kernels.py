@@ -3,10 +3,12 @@ when a call first needs it (`ready`), or all of them ahead (`warm_all`, for `sud
 --warm jit`), and the arrays the kernels read (unit tables, cell positions, band tables).
 
 An entry point compiles on its first call, or loads its machine code from numba's cache on disk;
-`ready` makes that call on an empty 4x4 grid, so that a timed search never holds it. Only what a
-call needs is compiled: a kernel's one-grid search (`run`) and its batch (`run_many`) apart,
-dfs's root propagation (`start`, for cdcl) apart too, dfs in a light version (no matching filter:
-the levels singles and locked) and a strong one; the reading of one-line grids (scan) apart.
+`ready` makes that call on an empty grid (4x4, 9x9 for a 9x9 version), so that a timed search
+never holds it. Only what a call needs is compiled: a kernel's one-grid search (`run`) and its
+batch (`run_many`) apart; dfs's root propagation (`start`, for cdcl at a `root` above singles)
+apart too; dfs in a light version (no matching filter: the levels singles and locked) and a
+strong one; bands in a 9x9 version (bands9.py's steps alone) and a general one; the reading of
+one-line grids (scan) apart.
 """
 
 from __future__ import annotations
@@ -65,10 +67,18 @@ def band_fits(shape: Shape) -> bool:
     return r * n <= 63 and n <= 16 and r * r <= 16
 
 
+def nine_bands(shape: Shape) -> bool:
+    """Whether the band-wise kernel searches a shape with bands9.py's steps (9x9), a version of
+    its entry points compiled apart."""
+    return shape.side == 9
+
+
 @cache
 def band_tables(shape: Shape) -> Any:
-    """The band-wise kernel's tables of a shape (bands.tables)."""
-    return module("bands").tables(shape.box_rows, shape.box_cols)
+    """The band-wise kernel's tables of a shape (bands.tables); at 9x9 bands.NINE_TABLES, none:
+    bands9.py's steps hold the geometry in constants, and the general steps are left out."""
+    k = module("bands")
+    return k.NINE_TABLES if nine_bands(shape) else k.tables(shape.box_rows, shape.box_cols)
 
 
 @cache
@@ -147,27 +157,29 @@ def module(kernel: str) -> ModuleType:
 
 
 DFS_ENTRIES = ("run", "start", "run_many")
+LIGHT, STRONG, DUAL = range(3)  # dfs's versions: no matching filter, on the units, also the views
+VERSIONS = {("dfs", STRONG): " (strong)", ("dfs", DUAL): " (dual)",
+            ("bands", True): " (9x9)"}  # how warm_all names a kernel's version
 
 
 @cache
-def ready(kernel: str, entry: str = "run", strong: bool = False) -> ModuleType:
+def ready(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
     """The kernel's module with `entry` compiled (or loaded from numba's cache) once per
-    process, by a call on an empty 4x4 grid; for dfs in the light version (no matching filter,
-    mate None) or the strong one. cdcl's root propagation needs dfs's light `start`."""
-    if kernel == "cdcl":
-        ready("dfs", "start")
+    process, by a call on an empty grid; `version`: for dfs LIGHT (no matching filter, mate
+    None), STRONG (the filter on the units: alldiff, full) or DUAL (also on the views), for
+    bands the 9x9 one (True: bands9.py's steps) rather than the general one."""
     found = module(kernel)
     with cache_folder():
         if not cached(kernel, entry):
             say_compiling()
-        CALLS[kernel](found, entry, strong)
+        CALLS[kernel](found, entry, version)
     return found
 
 
-def _call_dfs(k: ModuleType, entry: str, strong: bool) -> None:
+def _call_dfs(k: ModuleType, entry: str, version: int) -> None:
     """One call of a dfs entry point on an empty 4x4 grid, at a level of its version."""
     np, shape = numpy_module(), Shape(2, 2)
-    geo = k.layout(4, 2, 2, k.FULL if strong else k.LOCKED, 0, 1, 1)
+    geo = k.layout(4, 2, 2, (k.LOCKED, k.FULL, k.DUAL)[version], 0, 1, 1)
     cand, frames, regs, sols, mate, scr = k.buffers(geo, 1)
     if entry == "run":
         k.run(as_grid((0,) * 16), *tables(shape), geo, cand, frames, regs, sols, mate, scr, -1)
@@ -194,15 +206,18 @@ def _call_scan(k: ModuleType, entry: str, strong: bool) -> None:
            np.zeros(12, np.int64))
 
 
-def _call_bands(k: ModuleType, entry: str, strong: bool) -> None:
-    """One call of a bands entry point on an empty 4x4 grid."""
-    np, shape = numpy_module(), Shape(2, 2)
-    geo = k.layout(4, 2, 2, 1, 1)
+def _call_bands(k: ModuleType, entry: str, nine: bool) -> None:
+    """One call of a bands entry point on an empty grid: 9x9 for the version of bands9.py's
+    steps, else 4x4 for the general one."""
+    np = numpy_module()
+    shape = Shape(3, 3) if nine else Shape(2, 2)
+    n, cells = shape.side, shape.cells
+    geo = k.layout(n, shape.box_rows, shape.box_cols, 1, 1)
     args = (band_tables(shape), geo, *k.buffers(geo, 1))
     if entry == "run":
-        k.run(as_grid((0,) * 16), *args, -1)
+        k.run(as_grid((0,) * cells), *args, -1)
     else:
-        k.run_many(np.zeros((1, 16), np.uint8), *args, np.zeros((1, 1, 16), np.uint8),
+        k.run_many(np.zeros((1, cells), np.uint8), *args, np.zeros((1, 1, cells), np.uint8),
                    np.zeros(1, np.int64), np.zeros(1, np.bool_), np.zeros((1, 4), np.int64))
 
 
@@ -216,14 +231,14 @@ CALLS = {"dfs": _call_dfs, "bands": _call_bands, "cdcl": _call_cdcl, "scan": _ca
 
 
 def warm(kernel: str) -> ModuleType:
-    """Every entry point of a kernel compiled (or loaded), both versions for dfs."""
-    for entry, strong in entries(kernel):
-        ready(kernel, entry, strong)
+    """Every entry point of a kernel compiled (or loaded), both versions for dfs and bands."""
+    for entry, version in entries(kernel):
+        ready(kernel, entry, version)
     return module(kernel)
 
 
-def entries(kernel: str) -> list[tuple[str, bool]]:
-    """(entry, strong) of every compiled version of a kernel's entry points."""
+def entries(kernel: str) -> list[tuple[str, int]]:
+    """(entry, version) of every compiled version of a kernel's entry points (see ready)."""
     if kernel == "cdcl":
         return [("run", False)]
     if kernel == "scan":
@@ -231,16 +246,16 @@ def entries(kernel: str) -> list[tuple[str, bool]]:
     if kernel == "groups":
         return [("run", False)]
     if kernel == "bands":
-        return [("run", False), ("run_many", False)]
-    return [(entry, strong) for strong in (False, True) for entry in DFS_ENTRIES]
+        return [(entry, nine) for nine in (True, False) for entry in ("run", "run_many")]
+    return [(entry, version) for version in (LIGHT, STRONG, DUAL) for entry in DFS_ENTRIES]
 
 
 def warm_all(progress: Callable[[str, int, int], None] | None = None) -> None:
     """Compile (or load) every entry point of every kernel, telling `progress` (name, index,
     total) before each one."""
-    todo = [(kernel, entry, strong) for kernel in KERNELS for entry, strong in entries(kernel)]
-    for i, (kernel, entry, strong) in enumerate(todo):
+    todo = [(kernel, entry, version) for kernel in KERNELS
+            for entry, version in entries(kernel)]
+    for i, (kernel, entry, version) in enumerate(todo):
         if progress is not None:
-            progress(f"{kernel}.{entry}" + (" (strong)" if kernel == "dfs" and strong else ""),
-                     i, len(todo))
-        ready(kernel, entry, strong)
+            progress(f"{kernel}.{entry}{VERSIONS.get((kernel, version), '')}", i, len(todo))
+        ready(kernel, entry, version)

@@ -29,6 +29,9 @@ F_KIND, F_INDEX, F_DIGIT, F_REST, F_SOLVED = range(5)
 FRAME_LEN = 5
 # scratch: queue length, cells placed, last failure, then the queue
 S_QLEN, S_SOLVED, S_FAIL, S_QUEUE = range(4)
+# mate, the matching filter's hints (the last value of each variable), by its dimensions: one
+# row per unit (alldiff, full) or, with the views, a second layer of one row per view and digit
+UNIT_HINTS, VIEW_HINTS = 2, 3
 # what run() returns
 EXHAUSTED, BUDGET, LIMIT, FULL_BUFFER = range(4)
 

@@ -201,9 +201,10 @@ def strike_segment(cand, i, j0, di, dj, length, bit, cunits, scr, geo):
 
 
 @njit(cache=True)
-def views(cand, peers, cunits, mate, scr, geo, regs):
+def views(cand, peers, cunits, hints, scr, geo, regs):
     """The matching filter on each digit's three views: rows against columns (every fish), rows
-    and columns against boxes (every locked set); -1 on a contradiction, else the changes."""
+    and columns against boxes (every locked set), `hints` a row per view and digit; -1 on a
+    contradiction, else the changes."""
     n, r, c = geo[G_N], geo[G_R], geo[G_C]
     nn = n * n
     a = geo[G_AD]
@@ -218,7 +219,7 @@ def views(cand, peers, cunits, mate, scr, geo, regs):
         bit = 1 << d
         for view in range(3):
             dom = scr[v + view * nn + d * n:v + view * nn + d * n + n]
-            got = gac(dom, pos, n, mate[3 * n + view * n + d], out, work)
+            got = gac(dom, pos, n, hints[view * n + d], out, work)
             if got < 0:
                 scr[S_FAIL] = 3 * n  # no unit to blame
                 return -1
