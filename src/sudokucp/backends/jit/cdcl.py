@@ -88,6 +88,7 @@ from sudokucp.backends.jit.cdcl_state import (
     grow,
     heap_insert,
     heap_pop,
+    internal,
     luby,
     positions,
     state,
@@ -102,7 +103,7 @@ __all__ = ["BUDGET", "EXHAUSTED", "GROW", "LIMIT", "Q_MINIMIZE", "Q_PROBED", "gr
 
 # --- the search ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@internal
 def begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
           lists, regs, fregs, n):
     """Load the givens at level 0, strike the digits outside `masks` (what a stronger propagation
@@ -152,7 +153,7 @@ def begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, po
                          regs, n)
 
 
-@njit(cache=True)
+@internal
 def probe(iv, act, cells, uds, units, peers, cunits, cpos, lims, pool, meta, watch, lists, regs,
           n):
     """Failed literals at the root: a digit whose placement propagates to a conflict is struck
@@ -180,7 +181,7 @@ def probe(iv, act, cells, uds, units, peers, cunits, cpos, lims, pool, meta, wat
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
           lists, regs, fregs, n):
     """begin(), then the failed literals when asked (Q_PROBE); False when the root fails."""
@@ -191,7 +192,7 @@ def start(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, po
                                       meta, watch, lists, regs, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def store(cells, sols, regs):
     """Count a solution and write it to the buffer if it has room."""
     regs[Q_FOUND] += 1
@@ -202,7 +203,7 @@ def store(cells, sols, regs):
         regs[Q_STORED] += 1
 
 
-@njit(cache=True)
+@internal
 def block(iv, act, cells, uds, cunits, cpos, lims, pool, meta, watch, lists, regs, n):
     """Back to level 0 and forbid the solution just found; False when no other can exist."""
     out = iv[V_OUT]
@@ -224,7 +225,7 @@ def block(iv, act, cells, uds, cunits, cpos, lims, pool, meta, watch, lists, reg
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def restart_due(regs, fregs, recent):
     """Luby: the conflicts of this run reached its cut-off; Glucose: the recent clauses' LBD is
     well above the average of all."""
@@ -235,7 +236,7 @@ def restart_due(regs, fregs, recent):
     return regs[Q_LBD_SUM] * MARGIN * regs[Q_CONFLICTS] > fregs[1] * RECENT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def learn(lbd, regs, fregs, recent):
     """Record a learned clause's LBD in the overall and the recent sums."""
     fregs[1] += lbd

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sudokucp.backends.jit.cdcl_propagate import add_watch, rebuild_watches
 from sudokucp.backends.jit.cdcl_state import (
@@ -29,13 +28,14 @@ from sudokucp.backends.jit.cdcl_state import (
     V_TMP,
     V_TRAIL,
     bump,
+    internal,
 )
 
 LBD_CAP = 31  # count_levels stops counting there
 
 # --- learning ------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@internal
 def clause_of(kind, a, b, units, pool, meta, out, n):
     """Write the literals of a structural or pooled clause to `out`; returns its length."""
     if kind == K_CELL:
@@ -58,7 +58,7 @@ def clause_of(kind, a, b, units, pool, meta, out, n):
     return meta[1, a]
 
 
-@njit(cache=True)
+@internal
 def reason_of(v, iv, units, pool, meta, out, n):
     """The clause that implied variable v (which must not be a decision), into `out`."""
     r = iv[V_REASON, v]
@@ -69,7 +69,7 @@ def reason_of(v, iv, units, pool, meta, out, n):
     return clause_of(kind, t // 3, v, units, pool, meta, out, n)
 
 
-@njit(cache=True)
+@internal
 def analyze(iv, act, fregs, units, pool, meta, regs, n):
     """First-UIP analysis of the conflict in regs: the learned clause goes to iv[V_OUT] (asserting
     literal first, then one of the highest level); returns (length, backjump level, LBD)."""
@@ -151,7 +151,7 @@ def analyze(iv, act, fregs, units, pool, meta, regs, n):
     return length, back, count_levels(out, length, level)
 
 
-@njit(cache=True)
+@internal
 def local_redundant(v, iv, units, pool, meta, n):
     """Whether every other literal of v's reason is in the clause (seen) or holds at level 0."""
     if iv[V_REASON, v] == NO_REASON:
@@ -165,7 +165,7 @@ def local_redundant(v, iv, units, pool, meta, n):
     return True
 
 
-@njit(cache=True)
+@internal
 def minimise(out, length, iv, units, pool, meta, n):
     """Recursive minimising (MiniSat's): mark out[t] (t >= 1) as -1 - out[t] when the clause's
     other literals imply it through reasons alone; returns the vars it marked seen (V_CLEAR)."""
@@ -184,7 +184,7 @@ def minimise(out, length, iv, units, pool, meta, n):
     return marked
 
 
-@njit(cache=True)
+@internal
 def implied(v0, levels, marked, iv, units, pool, meta, n):
     """Whether v0 follows from the seen vars by reasons (depth first); the vars it proves get
     seen and are listed in V_CLEAR from `marked` on, undone when it fails."""
@@ -213,7 +213,7 @@ def implied(v0, levels, marked, iv, units, pool, meta, n):
     return True, marked
 
 
-@njit(cache=True)
+@internal
 def count_levels(out, length, level):
     """Number of distinct decision levels among the clause's literals (its LBD)."""
     total = 0
@@ -231,7 +231,7 @@ def count_levels(out, length, level):
     return total
 
 
-@njit(cache=True)
+@internal
 def add_clause(lits, length, lbd, pool, meta, watch, lists, regs):
     """Store a clause (run() keeps room for one), its first two literals watched; -2 when the
     watch arena is full (the caller lays the lists out again)."""
@@ -248,7 +248,7 @@ def add_clause(lits, length, lbd, pool, meta, watch, lists, regs):
     return i
 
 
-@njit(cache=True)
+@internal
 def reduce_pool(iv, pool, meta, watch, lists, regs):
     """Keep the clauses of LBD <= 2 (blocking ones: 0), the reasons of assignments and the better
     half of the rest (by LBD, newer first); compact, renumber the reasons, rebuild the watches."""

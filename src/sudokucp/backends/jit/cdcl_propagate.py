@@ -27,6 +27,7 @@ from sudokucp.backends.jit.cdcl_state import (
     V_TRAIL,
     V_VAL,
     heap_insert,
+    internal,
 )
 from sudokucp.backends.jit.layout import low_index
 
@@ -72,7 +73,7 @@ def enqueue(lit, reason, iv, cells, uds, cunits, cpos, regs, n):
     regs[Q_NODES] += placed
 
 
-@njit(cache=True)
+@internal
 def backtrack(level, iv, act, cells, uds, cunits, cpos, lims, regs, n):
     """Undo every assignment above `level`, saving phases and returning variables to the heap."""
     if regs[Q_LEVEL] <= level:
@@ -128,7 +129,7 @@ def add_watch(lit, clause, blocker, watch, lists, regs):
     return True
 
 
-@njit(cache=True)
+@internal
 def rebuild_watches(pool, meta, watch, lists, regs):
     """Lay the watch lists out afresh, contiguous, from the first two literals of each clause."""
     lists[1, :] = 0
@@ -153,7 +154,7 @@ def rebuild_watches(pool, meta, watch, lists, regs):
             lists[1, lit] += 1
 
 
-@njit(cache=True)
+@internal
 def propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists, regs, n):
     """Unit propagation over the structure and the watched clauses; True on a conflict (kept in
     regs as kind and payload). The trail's head and tail live in locals until it returns."""

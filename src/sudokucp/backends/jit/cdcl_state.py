@@ -27,6 +27,9 @@ RECENT = 50  # Glucose: conflicts in the recent LBD average
 MARGIN = 0.8  # Glucose: restart when recent average * MARGIN > overall average
 FIRST_REDUCE, REDUCE_STEP = 2000, 300  # conflicts before the first cut of the pool, then more
 DECAY = 1 / 0.95
+# the decorator of compiled code called only from compiled code: no Python or C entry wrapper
+# to generate, optimise and emit (part of a cold compile); it cannot be called from Python
+internal = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
 def state(n: int, limit: int, keep: int, capacity: int) -> tuple[np.ndarray, ...]:
@@ -138,7 +141,7 @@ def bump(iv, act, fregs, v):
 
 
 
-@njit(cache=True)
+@internal
 def luby(i):
     """The i-th term (from 0) of the Luby sequence 1 1 2 1 1 2 4 ..."""
     size = 1
