@@ -356,7 +356,7 @@ def section_startup(puzzles: Path, repeats: int) -> list[str]:
                     "it in the compiled batch where the kernel has one: royle17's first (9x9: "
                     "the reading kernel and the band-wise batch), gecode_16x16's first (the "
                     "reading kernel and dfs's batch with the matching filter), gecode_25x25#90 "
-                    "(no batch: clause learning after dfs's light root propagation)", ""]
+                    "(no batch: clause learning, the root singles its own)", ""]
 
 
 def one_grid_files(puzzles: Path, folder: Path) -> dict[str, Path]:
