@@ -519,6 +519,14 @@ def test_a_nine_by_nine_solve_compiles_only_its_entry_point():
                                   "array(int64,", "2d,", "C)", "False"]
 
 
+def printed_in_a_cold_cache(code: str, cache) -> list[str]:
+    """The words that `code` prints in a fresh process with an empty numba cache folder."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=env)
+    return out.stdout.split()
+
+
 def test_the_strong_dfs_batch_compiles_no_views_and_no_one_grid_search(tmp_path):
     """In a fresh process and an empty numba cache: the strong dfs version's batch (`full`, the
     16x16 default) compiles the units' matching filter but none of the views' (the dual version's,
@@ -529,10 +537,7 @@ def test_the_strong_dfs_batch_compiles_no_views_and_no_one_grid_search(tmp_path)
             "print(*(len(f.signatures) for f in (dfs.run_many, dfs.fixpoint, matching.alldiff,\n"
             "      matching.views, matching.build_views, matching.strike_segment, dfs.run,\n"
             "      dfs.start)))\n")
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env=env)
-    assert out.stdout.split() == ["1"] * 3 + ["0"] * 5
+    assert printed_in_a_cold_cache(code, tmp_path) == ["1"] * 3 + ["0"] * 5
 
 
 @pytest.mark.parametrize("nine", [True, False])
@@ -546,11 +551,9 @@ def test_each_band_search_version_compiles_its_own_steps_alone(tmp_path, nine):
             "print(*(len(f.signatures) for f in (bands.run, bands.start, bands.solved_count,\n"
             "      bands9.propagate, bands9.branch, bands9.load, bands9.put, bands9.write,\n"
             "      bands.propagate, bands.branch, bands.load, bands.put, bands.write)))\n")
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env=env)
     ours, theirs = ["1"] * 5, ["0"] * 5
-    assert out.stdout.split() == ["1"] * 3 + (ours + theirs if nine else theirs + ours)
+    expected = ["1"] * 3 + (ours + theirs if nine else theirs + ours)
+    assert printed_in_a_cold_cache(code, tmp_path) == expected
 
 
 def test_backends_warm_compiles_ahead_and_says_so(capsys):
