@@ -160,42 +160,47 @@ def section_25(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[str]
              "counts as unsolved.", "",
              *found.table(list(methods), cpu_s, "CPU s")]
     timeouts = ", ".join(f"{name} {count(found.of_method(name), 'timeout')}" for name in methods)
+    frames = [found.of_method(name) for name in methods]  # jit, cpsat, pysat
+    rows = [(p.name, [frame.loc[p.digest] for frame in frames]) for p in puzzles]
+    ratios = [(name, over_faster(*row)) for name, row in rows]
     lines += ["", f"- time-outs: {timeouts}", found.ratio("cpsat", "jit"),
-              found.ratio("pysat", "jit"), *tail_lines(found, puzzles), "",
+              found.ratio("pysat", "jit"), *tail_lines(found, ratios), "",
               "| grid | jit CPU s | jit conflicts | cpsat CPU s | pysat CPU s | jit / faster |",
               "|---|---:|---:|---:|---:|---:|"]
-    jit, cpsat, pysat = (found.of_method(n) for n in methods)
-    for puzzle in puzzles:
-        a, b, c = (frame.loc[puzzle.digest] for frame in (jit, cpsat, pysat))
+    for (name, (a, b, c)), (_, ratio) in zip(rows, ratios):
         conflicts = a.get("backtracks")
         shown = "-" if conflicts is None or pd.isna(conflicts) else f"{conflicts:,.0f}"
-        lines.append(f"| {puzzle.name} | {cpu_s(a['seconds'])}{mark(a)} | {shown} | "
+        lines.append(f"| {name} | {cpu_s(a['seconds'])}{mark(a)} | {shown} | "
                      f"{cpu_s(b['seconds'])}{mark(b)} | {cpu_s(c['seconds'])}{mark(c)} | "
-                     f"{over_faster(a, b, c)} |")
+                     f"{ratio_text(ratio)} |")
     return lines + [""]
 
 
-def over_faster(jit: pd.Series, *others: pd.Series) -> str:
-    """jit's time over the faster of the others' on one grid ('-' when none of them solved it;
-    'unsolved' when jit did not)."""
+def over_faster(jit: pd.Series, *others: pd.Series) -> float | None:
+    """jit's time over the faster of the others' on one grid: None when none of them solved
+    it, infinity when jit did not."""
     if not jit["answered"]:
-        return "unsolved"
+        return float("inf")
     times = [float(o["seconds"]) for o in others if o["answered"]]
-    return f"{float(jit['seconds']) / min(times):.2f}" if times else "-"
+    return float(jit["seconds"]) / min(times) if times else None
 
 
-def tail_lines(found: Any, puzzles: list[Puzzle]) -> list[str]:
-    """The grids where jit takes over TAIL times the faster of pysat and cpsat, and the medians."""
-    jit, cpsat, pysat = (found.of_method(n) for n in ("jit", "cpsat", "pysat"))
-    over = []
-    for puzzle in puzzles:
-        shown = over_faster(*(f.loc[puzzle.digest] for f in (jit, cpsat, pysat)))
-        if shown == "unsolved" or (shown != "-" and float(shown) > TAIL):
-            over.append(f"{puzzle.name} ({shown})")
+def ratio_text(ratio: float | None) -> str:
+    """An over_faster ratio as the table shows it: '-' for None, 'unsolved' for infinity."""
+    if ratio is None:
+        return "-"
+    return "unsolved" if ratio == float("inf") else f"{ratio:.2f}"
+
+
+def tail_lines(found: Any, ratios: list[tuple[str, float | None]]) -> list[str]:
+    """The grids where jit takes over TAIL times the faster of pysat and cpsat (as shown, to two
+    decimals), and the medians."""
+    over = [f"{name} ({ratio_text(ratio)})" for name, ratio in ratios
+            if ratio is not None and round(ratio, 2) > TAIL]
     medians = ", ".join(f"{name} {cpu_s(found.solved(name).median())} s"
                         for name in ("jit", "pysat", "cpsat"))
     return [f"- grids where jit took over {TAIL:g}x the faster of pysat and cpsat: {len(over)} "
-            f"of {len(puzzles)}" + (f": {', '.join(over)}" if over else ""),
+            f"of {len(ratios)}" + (f": {', '.join(over)}" if over else ""),
             f"- medians over the grids each solved: {medians}"]
 
 
