@@ -6,9 +6,9 @@ An entry point compiles on its first call, or loads its machine code from numba'
 `ready` makes that call on an empty grid (4x4, 9x9 for a 9x9 version), so that a timed search
 never holds it. Only what a call needs is compiled: a kernel's one-grid search (`run`) and its
 batch (`run_many`) apart; dfs's root propagation (`start`, for cdcl at a `root` above singles)
-apart too; dfs in a light version (no matching filter: the levels singles and locked) and a
-strong one; bands in a 9x9 version (bands9.py's steps alone) and a general one; the reading of
-one-line grids (scan) apart.
+apart too; dfs in three versions (no matching filter: the levels singles and locked; the
+filter on the units: alldiff and full; also on the views: dual); bands in a 9x9 version
+(bands9.py's steps alone) and a general one; the reading of one-line grids (scan) apart.
 """
 
 from __future__ import annotations
@@ -191,14 +191,14 @@ def _call_dfs(k: ModuleType, entry: str, version: int) -> None:
                    np.zeros(1, np.bool_), np.zeros((1, 4), np.int64))
 
 
-def _call_cdcl(k: ModuleType, entry: str, strong: bool) -> None:
+def _call_cdcl(k: ModuleType, entry: str, version: int) -> None:
     """One clause-learning search of an empty 4x4 grid."""
     np, shape = numpy_module(), Shape(2, 2)
     k.run(as_grid((0,) * 16), np.full(16, 15, np.int64), *tables(shape), cell_positions(shape),
           *k.state(4, 1, 1, 1), -1)
 
 
-def _call_scan(k: ModuleType, entry: str, strong: bool) -> None:
+def _call_scan(k: ModuleType, entry: str, version: int) -> None:
     """The reading of one empty 4x4 grid's line."""
     np, shape = numpy_module(), Shape(2, 2)
     k.scan(np.frombuffer(b"." * 16 + b"\n", np.uint8), np.zeros(256, np.uint8), tables(shape)[2],
@@ -221,7 +221,7 @@ def _call_bands(k: ModuleType, entry: str, nine: bool) -> None:
                    np.zeros(1, np.int64), np.zeros(1, np.bool_), np.zeros((1, 4), np.int64))
 
 
-def _call_groups(k: ModuleType, entry: str, strong: bool) -> None:
+def _call_groups(k: ModuleType, entry: str, version: int) -> None:
     """One search of a 4x4 killer (the variants' kernel)."""
     k.warm()
 
@@ -231,7 +231,7 @@ CALLS = {"dfs": _call_dfs, "bands": _call_bands, "cdcl": _call_cdcl, "scan": _ca
 
 
 def warm(kernel: str) -> ModuleType:
-    """Every entry point of a kernel compiled (or loaded), both versions for dfs and bands."""
+    """Every entry point of a kernel compiled (or loaded), in every version (dfs, bands)."""
     for entry, version in entries(kernel):
         ready(kernel, entry, version)
     return module(kernel)
