@@ -201,7 +201,7 @@ class Jit(Backend):
             name = "full" if shape.side >= STRONG_SIDE else "locked"
         return LEVELS.index(name)
 
-    def version(self, shape: Shape) -> int:
+    def dfs_version_of(self, shape: Shape) -> int:
         """The dfs kernel's compiled version that searches a shape (see dfs_version)."""
         return dfs_version(self.level(shape))
 
@@ -213,7 +213,7 @@ class Jit(Backend):
             ready(kernel, "run", nine_bands(shape))
             band_tables(shape)
         else:
-            ready(kernel, "run", self.version(shape) if kernel == "dfs" else False)
+            ready(kernel, "run", self.dfs_version_of(shape) if kernel == "dfs" else False)
             tables(shape)
         if kernel == "cdcl":
             cell_positions(shape)
@@ -274,7 +274,7 @@ class Jit(Backend):
             geo = k.layout(shape.side, shape.box_rows, shape.box_cols, limit, keep)
             args = (band_tables(shape), geo, *k.buffers(geo, capacity))
             return k, args, args[4], args[5]
-        k = ready("dfs", entry, self.version(shape))
+        k = ready("dfs", entry, self.dfs_version_of(shape))
         geo = self.geo(shape, limit, keep)
         args = (*tables(shape), geo, *k.buffers(geo, capacity))
         return k, args, args[6], args[7]
