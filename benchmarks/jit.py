@@ -32,7 +32,8 @@ paired per-grid ratio (`sudokucp.stats.paired`) on the grids both solved, from t
 (g) gecode_25x25, jit proving uniqueness (limit 2) with --limit-25 CPU seconds each.
 (h) Start-up: `sudoku-cp solve` on a one-grid file (9x9, 16x16, 25x25) and `sudoku-cp backends
     --warm jit`, cold (NUMBA_CACHE_DIR at an empty folder) then warm, --start-rounds rounds, each
-    a process of its own (CPU and wall seconds): a process's cost, so not through the harness.
+    a process of its own (CPU and wall seconds): a process's cost, so not through the harness;
+    then each `solve` in the cache `backends --warm jit` filled (the 9x9 path built ahead).
 (i) solve_lines on royle17: the compiled reading (lines per CPU second) and reading, solving
     and judging (grids per CPU second), against the ordinary reader and solve_many, --rounds
     rounds in this process; then `sudoku-cp solve royle17.txt --backend jit`, batched and one
@@ -331,32 +332,43 @@ def spread_of(values: list[float], digits: int = 2) -> str:
 
 def section_startup(puzzles: Path, repeats: int) -> list[str]:
     """The first command after an install (an empty numba cache) and the same command again,
-    each in a process of its own, the cold and warm runs taking turns `repeats` times."""
+    each in a process of its own, the cold and warm runs taking turns `repeats` times; then each
+    `solve` again in the cache that `backends --warm jit` filled (with the 9x9 path built ahead)."""
     title = "(h) Start-up: the first command after an install, and the next ones"
+    warm_command = "backends --warm jit"
     with tempfile.TemporaryDirectory() as scratch:
         files = one_grid_files(puzzles, Path(scratch))
         commands = {f"solve {name} --backend jit": ["solve", str(path), "--backend", "jit"]
                     for name, path in files.items()}
-        commands["backends --warm jit"] = ["backends", "--warm", "jit"]
+        commands[warm_command] = ["backends", "--warm", "jit"]
         cold: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
         warm: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+        ahead: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
         for _ in range(repeats):
             for name, args in commands.items():
                 with tempfile.TemporaryDirectory() as cache:
                     cold[name].append(cli(args, cache))
                     warm[name] += [cli(args, cache) for _ in range(3)]
+                    if name == warm_command:
+                        for other, again in commands.items():
+                            if other != warm_command:
+                                ahead[other] += [cli(again, cache) for _ in range(3)]
     lines = [f"## {title}", "",
              f"Each command in a fresh process, {repeats} rounds: cold with NUMBA_CACHE_DIR at an "
              "empty folder (what the first command after `pip install`, or a fresh CI run, pays), "
              "then warm three times with the cache that run filled; the commands take turns. "
-             "CPU seconds of the process (getrusage), wall seconds; median (min-max).", "",
-             "| command | cold CPU s | cold wall s | warm CPU s | warm wall s |",
-             "|---|---:|---:|---:|---:|"]
+             f"Then each `solve` three times in the cache that `{warm_command}` filled, where the "
+             "9x9 path's machine code was built ahead (backends/jit/ahead.py: loaded without "
+             "numba). CPU seconds of the process (getrusage), wall seconds; median (min-max).", "",
+             "| command | cold CPU s | cold wall s | warm CPU s | warm wall s | after --warm "
+             "CPU s | after --warm wall s |", "|---|---:|---:|---:|---:|---:|---:|"]
     for name in commands:
-        c, w = cold[name], warm[name]
+        c, w, a = cold[name], warm[name], ahead[name]
+        after = (f"{spread_of([x for x, _ in a])} | {spread_of([y for _, y in a])}" if a
+                 else "- | -")
         lines.append(f"| `{name}` | {spread_of([x for x, _ in c], 1)} | "
                      f"{spread_of([y for _, y in c], 1)} | {spread_of([x for x, _ in w])} | "
-                     f"{spread_of([y for _, y in w])} |")
+                     f"{spread_of([y for _, y in w])} | {after} |")
     return lines + ["", "- the grids, each a file of one line, so that `solve` reads and solves "
                     "it in the compiled batch where the kernel has one: royle17's first (9x9: "
                     "the reading kernel and the band-wise batch), gecode_16x16's first (the "

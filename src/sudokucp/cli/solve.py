@@ -411,10 +411,9 @@ def _warm(name: str) -> int:
     if not cls.available():
         raise CommandError(f"--warm: {name} is not available here: {unavailable_reason(cls)}")
     start = time.perf_counter()
-    count = cls.compile_ahead(lambda what, i, total: print(
+    done = cls.compile_ahead(lambda what, i, total: print(
         f"{name}: {what} ({i + 1}/{total})…", file=sys.stderr, flush=True))
-    print(f"{name}: {count} kernels compiled or loaded in {time.perf_counter() - start:.1f} s; "
-          "later runs load them from numba's cache")
+    print(f"{name}: in {time.perf_counter() - start:.1f} s, {done}")
     return EXIT_OK
 
 

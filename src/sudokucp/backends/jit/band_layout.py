@@ -7,12 +7,21 @@ from itertools import permutations
 
 import numpy as np
 
+from sudokucp.backends.jit.layout import FRAME_LEN, REGS_LEN
+
 # geo: shape and search options
 B_N, B_R, B_C, B_BANDS, B_BITS, B_LIMIT, B_KEEP, B_WIDTH = range(8)
 GEO_LEN = 8
 # tables: offsets of each table in one array
 T_SHRINK, T_FILTER, T_ROW, T_BOX, T_COL, T_CELL, T_BAND, T_BIT, T_COLUMN, T_DIGIT_OF, \
     T_BAND_OF, T_MINI, TABLES = range(13)
+
+# The 9x9 version's tables `t`: none (bands9.py's steps hold theirs as constants), in an array of
+# two dimensions against the general tables' one. The steps are chosen by t.ndim, which numba's
+# branch pruning reads as a constant before typing, so that each version compiles one set of
+# steps (a test of `t is None` is left to run time where t is an array: both sets compile).
+NINE_TABLES = np.zeros((0, 0), np.int64)
+NINE = NINE_TABLES.ndim
 
 
 def layout(n: int, r: int, c: int, limit: int, keep: int) -> np.ndarray:
@@ -66,3 +75,11 @@ def tables(r: int, c: int) -> np.ndarray:
         offsets.append(at)
         at += len(part)
     return np.array(offsets + [x for part in parts for x in part], np.int64)
+
+
+def buffers(geo: np.ndarray, capacity: int) -> tuple[np.ndarray, ...]:
+    """Fresh state arrays for one search: stack (a state row per depth), frames, regs, sols."""
+    cells = int(geo[B_N]) ** 2
+    return (np.zeros((cells + 2, int(geo[B_WIDTH])), np.int64),
+            np.zeros((cells + 2, FRAME_LEN), np.int64), np.zeros(REGS_LEN, np.int64),
+            np.zeros((capacity, cells), np.uint8))

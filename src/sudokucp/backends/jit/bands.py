@@ -39,6 +39,8 @@ from sudokucp.backends.jit.band_layout import (
     B_N,
     B_R,
     B_WIDTH,
+    NINE,
+    NINE_TABLES,
     T_BAND,
     T_BAND_OF,
     T_BIT,
@@ -51,9 +53,11 @@ from sudokucp.backends.jit.band_layout import (
     T_MINI,
     T_ROW,
     T_SHRINK,
+    buffers,
     layout,
     tables,
 )
+from sudokucp.backends.jit.bits import cycles, low_index, popcount
 from sudokucp.backends.jit.layout import (
     BUDGET,
     EXHAUSTED,
@@ -61,7 +65,6 @@ from sudokucp.backends.jit.layout import (
     F_INDEX,
     F_REST,
     F_SOLVED,
-    FRAME_LEN,
     FULL_BUFFER,
     LIMIT,
     R_BACKTRACKS,
@@ -73,20 +76,11 @@ from sudokucp.backends.jit.layout import (
     R_PHASE,
     R_STORED,
     REGS_LEN,
-    cycles,
-    low_index,
-    popcount,
 )
 
 __all__ = ["BUDGET", "EXHAUSTED", "LIMIT", "NINE_TABLES", "buffers", "layout", "run", "run_many",
            "tables"]
 
-# The 9x9 version's tables `t`: none (bands9.py's steps hold theirs as constants), in an array of
-# two dimensions against the general tables' one. The steps are chosen by t.ndim, which numba's
-# branch pruning reads as a constant before typing, so that each version compiles one set of
-# steps (a test of `t is None` is left to run time where t is an array: both sets compile).
-NINE_TABLES = np.zeros((0, 0), np.int64)
-NINE = NINE_TABLES.ndim
 
 # --- placing and propagating ---------------------------------------------------------------------
 
@@ -440,14 +434,6 @@ def run(grid, t, geo, stack, frames, regs, sols, budget):
             regs[R_NEED] = 1
         else:
             regs[R_BACKTRACKS] += 1
-
-
-def buffers(geo: np.ndarray, capacity: int) -> tuple[np.ndarray, ...]:
-    """Fresh state arrays for one search: stack (a state row per depth), frames, regs, sols."""
-    cells = int(geo[B_N]) ** 2
-    return (np.zeros((cells + 2, int(geo[B_WIDTH])), np.int64),
-            np.zeros((cells + 2, FRAME_LEN), np.int64), np.zeros(REGS_LEN, np.int64),
-            np.zeros((capacity, cells), np.uint8))
 
 
 @njit(cache=True, error_model="numpy")

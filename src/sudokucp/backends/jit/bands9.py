@@ -24,7 +24,8 @@ from sudokucp.backends.jit.band_layout import (
     T_SHRINK,
     tables,
 )
-from sudokucp.backends.jit.layout import F_DIGIT, F_INDEX, F_REST, R_NODES, low_index, popcount
+from sudokucp.backends.jit.bits import low_index, popcount
+from sudokucp.backends.jit.layout import F_DIGIT, F_INDEX, F_REST, R_NODES
 
 ROW = 0x1FF  # a row's nine bits
 BAND = (1 << 27) - 1

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sudokucp.backends.jit.bits import low_index
 from sudokucp.backends.jit.cdcl_learn import add_clause, analyze, reduce_pool
 from sudokucp.backends.jit.cdcl_propagate import (
     backtrack,
@@ -93,7 +94,7 @@ from sudokucp.backends.jit.cdcl_state import (
     positions,
     state,
 )
-from sudokucp.backends.jit.layout import BUDGET, EXHAUSTED, FULL_BUFFER, LIMIT, low_index
+from sudokucp.backends.jit.layout import BUDGET, EXHAUSTED, FULL_BUFFER, LIMIT
 
 ROOT = np.int64(0)  # level 0, typed: a literal argument compiles a callee once more
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from sudokucp.backends.jit.bits import low_index
 from sudokucp.backends.jit.cdcl_state import (
     K_BIN,
     K_CELL,
@@ -29,7 +30,6 @@ from sudokucp.backends.jit.cdcl_state import (
     heap_insert,
     internal,
 )
-from sudokucp.backends.jit.layout import low_index
 
 # --- assigning -----------------------------------------------------------------------------------
 

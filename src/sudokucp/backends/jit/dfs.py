@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sudokucp.backends.jit.bits import cycles, low_index, popcount
 from sudokucp.backends.jit.layout import (
     ALLDIFF,
     BRANCH_SMALLEST,
@@ -62,10 +63,7 @@ from sudokucp.backends.jit.layout import (
     S_SOLVED,
     UNIT_HINTS,
     VIEW_HINTS,
-    cycles,
     layout,
-    low_index,
-    popcount,
 )
 from sudokucp.backends.jit.matching import alldiff, views
 from sudokucp.backends.jit.propagate import assign, drain, hidden, locked

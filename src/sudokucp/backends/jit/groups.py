@@ -23,6 +23,7 @@ from functools import cache, lru_cache
 import numpy as np
 from numba import njit
 
+from sudokucp.backends.jit.bits import low_index, popcount
 from sudokucp.backends.jit.layout import (
     BUDGET,
     EXHAUSTED,
@@ -37,8 +38,6 @@ from sudokucp.backends.jit.layout import (
     R_PHASE,
     R_STORED,
     REGS_LEN,
-    low_index,
-    popcount,
 )
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.rules import Rules, layout

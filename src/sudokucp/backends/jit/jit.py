@@ -49,6 +49,7 @@ guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, res
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -56,6 +57,7 @@ from types import ModuleType
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
+from sudokucp.backends.jit import ahead
 from sudokucp.backends.jit.kernels import (
     DUAL,
     LIGHT,
@@ -172,13 +174,33 @@ class Jit(Backend):
         return time.perf_counter() - start
 
     @classmethod
-    def compile_ahead(cls, progress: Callable[[str, int, int], None] | None = None) -> int:
-        """Compile (or load from numba's cache) every entry point of every kernel now, telling
-        `progress` (name, index, total) before each; the number of entry points."""
+    def compile_ahead(cls, progress: Callable[[str, int, int], None] | None = None) -> str:
+        """Compile (or load from numba's cache) every entry point of every kernel now, then build
+        the 9x9 path's machine code ahead (ahead.py), telling `progress` (name, index, total)
+        before each step; what was done, in a sentence."""
         from sudokucp.backends.jit.kernels import KERNELS, entries, warm_all
 
-        warm_all(progress)
-        return sum(len(entries(kernel)) for kernel in KERNELS)
+        built = warm_all(progress)
+        count = sum(len(entries(kernel)) for kernel in KERNELS)
+        return (f"{count} kernels compiled or loaded, later runs load them from numba's cache; "
+                f"the 9x9 path's machine code {built}")
+
+    @classmethod
+    def load(cls) -> float:
+        """Backend.load; where the 9x9 path's machine code was built ahead, that module alone
+        (numba is imported by the first kernel it lacks, in that kernel's compile time)."""
+        start = time.perf_counter()
+        if ahead.module() is None:
+            return super().load()
+        return time.perf_counter() - start
+
+    @classmethod
+    def available(cls) -> bool:
+        """Backend.available; where the machine code was built ahead, numba is looked for, not
+        imported (its import is most of a one-grid command's time)."""
+        if not ahead.module_path().is_file():
+            return super().available()
+        return importlib.util.find_spec(cls.module) is not None
 
     def kernel(self, shape: Shape) -> str:
         """The kernel that searches a shape: "cdcl", "bands" or "dfs" (auto: cdcl from

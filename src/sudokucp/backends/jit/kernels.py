@@ -13,10 +13,8 @@ filter on the units: alldiff and full; also on the views: dual); bands in a 9x9 
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import logging
-import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from sudokucp.backends.jit import ahead
 from sudokucp.puzzle import Shape, geometry
 
 logger = logging.getLogger(__name__)
@@ -77,8 +76,11 @@ def nine_bands(shape: Shape) -> bool:
 def band_tables(shape: Shape) -> Any:
     """The band-wise kernel's tables of a shape (bands.tables); at 9x9 bands.NINE_TABLES, none:
     bands9.py's steps hold the geometry in constants, and the general steps are left out."""
-    k = module("bands")
-    return k.NINE_TABLES if nine_bands(shape) else k.tables(shape.box_rows, shape.box_cols)
+    from sudokucp.backends.jit import band_layout
+
+    if nine_bands(shape):
+        return band_layout.NINE_TABLES
+    return band_layout.tables(shape.box_rows, shape.box_cols)
 
 
 @cache
@@ -97,13 +99,8 @@ def cache_folder() -> Iterator[None]:
     module would otherwise load another's machine code compiled against the old one."""
     import numba
 
-    folder = Path(__file__).parent
-    digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
-        digest.update(path.read_bytes())
-    base = numba.config.CACHE_DIR or str(folder / "__pycache__")
     saved = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = os.path.join(base, f"jit-{digest.hexdigest()[:16]}")
+    numba.config.CACHE_DIR = str(ahead.kernel_folder(saved))
     try:
         yield
     finally:
@@ -164,10 +161,20 @@ VERSIONS = {("dfs", STRONG): " (strong)", ("dfs", DUAL): " (dual)",
 
 @cache
 def ready(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
-    """The kernel's module with `entry` compiled (or loaded from numba's cache) once per
-    process, by a call on an empty grid; `version`: for dfs LIGHT (no matching filter, mate
-    None), STRONG (the filter on the units: alldiff, full) or DUAL (also on the views), for
-    bands the 9x9 one (True: bands9.py's steps) rather than the general one."""
+    """The kernel's module with `entry` ready to call, once per process: the machine code built
+    ahead where there is some (ahead.py: numba is not even imported), else `compiled`."""
+    built = ahead.kernel(kernel, version)
+    if built is not None and hasattr(built, entry):
+        return built
+    return compiled(kernel, entry, version)
+
+
+@cache
+def compiled(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
+    """The kernel's module with `entry` compiled (or loaded from numba's cache) by a call on an
+    empty grid; `version`: for dfs LIGHT (no matching filter, mate None), STRONG (the filter on
+    the units: alldiff, full) or DUAL (also on the views), for bands the 9x9 one (True:
+    bands9.py's steps) rather than the general one."""
     found = module(kernel)
     with cache_folder():
         if not cached(kernel, entry):
@@ -250,12 +257,17 @@ def entries(kernel: str) -> list[tuple[str, int]]:
     return [(entry, version) for version in (LIGHT, STRONG, DUAL) for entry in DFS_ENTRIES]
 
 
-def warm_all(progress: Callable[[str, int, int], None] | None = None) -> None:
-    """Compile (or load) every entry point of every kernel, telling `progress` (name, index,
-    total) before each one."""
+def warm_all(progress: Callable[[str, int, int], None] | None = None) -> str:
+    """Compile (or load) every entry point of every kernel, then build the machine code of the
+    9x9 path ahead (ahead.py), telling `progress` (name, index, total) before each step; what
+    the build did, in a few words."""
     todo = [(kernel, entry, version) for kernel in KERNELS
             for entry, version in entries(kernel)]
+    total = len(todo) + 1
     for i, (kernel, entry, version) in enumerate(todo):
         if progress is not None:
-            progress(f"{kernel}.{entry}{VERSIONS.get((kernel, version), '')}", i, len(todo))
+            progress(f"{kernel}.{entry}{VERSIONS.get((kernel, version), '')}", i, total)
         ready(kernel, entry, version)
+    if progress is not None:
+        progress("the 9x9 path built ahead (numba.pycc, a C compiler)", len(todo), total)
+    return ahead.build_apart()

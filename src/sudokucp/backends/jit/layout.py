@@ -1,5 +1,5 @@
-"""The layout of the `jit` depth-first kernel: field numbers of its arrays, the bit intrinsics,
-the geo array of a shape (imported only when a kernel runs).
+"""The layout of the `jit` depth-first kernel: field numbers of its arrays and the geo array of
+a shape (no numba here: the bit intrinsics are in bits.py).
 
 Glossary: n = side, cand = one row of candidate masks (bit d-1 for digit d), a cell is placed
 once its mask has one bit (it is then queued exactly once and struck from its peers), u = unit
@@ -10,10 +10,6 @@ array (fields G_*), regs = the search's registers (R_*), scr = scratch (S_*, off
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 # geo: shape, options, scratch offsets
 G_N, G_R, G_C, G_CELLS, G_LEVEL, G_BRANCH, G_LIMIT, G_KEEP = range(8)
@@ -34,33 +30,6 @@ S_QLEN, S_SOLVED, S_FAIL, S_QUEUE = range(4)
 UNIT_HINTS, VIEW_HINTS = 2, 3
 # what run() returns
 EXHAUSTED, BUDGET, LIMIT, FULL_BUFFER = range(4)
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """Number of bits set (LLVM ctpop)."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def cycles(typingctx):
-    """The processor's cycle counter (LLVM readcyclecounter: rdtsc on x86, 0 where there is
-    none), for the time of each grid of a batch without a clock call."""
-    def codegen(context, builder, signature, args):
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), []),
-                                            "llvm.readcyclecounter")
-        return builder.call(fn, [])
-    return types.int64(), codegen
-
-
-@intrinsic
-def low_index(typingctx, x):
-    """Index of the lowest bit set (LLVM cttz)."""
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-    return types.int64(types.int64), codegen
 
 
 def layout(n: int, r: int, c: int, level: int, branch: int, limit: int, keep: int) -> np.ndarray:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokucp.backends.jit.layout import G_AD, G_C, G_DIRTY, G_N, G_R, G_VIEWS, S_FAIL, low_index
+from sudokucp.backends.jit.bits import low_index
+from sudokucp.backends.jit.layout import G_AD, G_C, G_DIRTY, G_N, G_R, G_VIEWS, S_FAIL
 from sudokucp.backends.jit.propagate import drain, strike
 
 

@@ -1,0 +1,158 @@
+"""Machine code built ahead of time for the 9x9 path of a command: the band-wise search (bands.py's
+`run` and `run_many`, 9x9 version) and the reading of one-line grids (scan.py's `scan`), built by
+numba.pycc into an extension module beside numba's cache, which a later process loads without
+importing numba (numba's import and its cache loads take about 0.7 s of a command).
+
+`sudoku-cp backends --warm jit` builds it (`build_apart`; a C compiler is needed: without one
+nothing is built and the kernels load from numba's cache as before). Its file is named by the
+kernels' sources (the cache folder, as numba's cache is) and by the processor it was built for.
+The functions are those numba compiles (the same typed source), so their answers are the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import platform
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+MODULE = "sudokucp_jit_ahead"  # the extension module's name (its init function's)
+ENTRIES = (("bands", "run", True), ("bands", "run_many", True), ("scan", "scan", 0))
+HERE = Path(__file__).parent
+
+
+@cache
+def source_digest() -> str:
+    """A hash of every kernel module's source: the cache folder's name."""
+    digest = hashlib.sha256()
+    for path in sorted(HERE.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def kernel_folder(base: str) -> Path:
+    """The folder of the kernels' machine code under a cache base (NUMBA_CACHE_DIR, or the
+    package's __pycache__ when that is unset): one per version of the sources."""
+    return Path(base or HERE / "__pycache__") / f"jit-{source_digest()}"
+
+
+@cache
+def processor() -> str:
+    """A short name of this processor's model and features (machine code is built for them)."""
+    text = platform.machine() + platform.processor()
+    try:
+        info = Path("/proc/cpuinfo").read_text(errors="replace").splitlines()
+    except OSError:
+        info = []
+    text += "".join(line for line in info if line.startswith(("model name", "flags"))
+                    )[:4096]
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def module_path(base: str | None = None) -> Path:
+    """Where the extension module of these sources and this processor lives."""
+    base = os.environ.get("NUMBA_CACHE_DIR", "") if base is None else base
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    return kernel_folder(base) / f"{MODULE}-{processor()}{suffix}"
+
+
+@cache
+def module() -> ModuleType | None:
+    """The extension module built for these sources and this processor, loaded once per
+    process; None when there is none (or it cannot be loaded)."""
+    path = module_path()
+    if not path.is_file():
+        return None
+    loader = importlib.machinery.ExtensionFileLoader(MODULE, str(path))
+    spec = importlib.util.spec_from_file_location(MODULE, path, loader=loader)
+    if spec is None:
+        return None
+    try:
+        found = importlib.util.module_from_spec(spec)
+        loader.exec_module(found)
+    except (ImportError, OSError):
+        return None
+    return found
+
+
+@cache
+def kernel(name: str, version: int) -> ModuleType | None:
+    """A kernel's module as the callers read it (its layout, buffers and constants), with the
+    functions built ahead for that version in place of numba's; None when none were built."""
+    built = module()
+    entries = [entry for kernel, entry, v in ENTRIES if (kernel, v) == (name, version)]
+    if built is None or not entries:
+        return None
+    view = ModuleType(f"{name} (built ahead)")
+    if name == "bands":
+        from sudokucp.backends.jit import band_layout, layout
+
+        view.__dict__.update(public(layout) | public(band_layout))
+    for entry in entries:
+        setattr(view, entry, getattr(built, f"{name}_{entry}"))
+    return view
+
+
+def public(found: ModuleType) -> dict:
+    """A module's public names (constants and functions)."""
+    return {key: value for key, value in vars(found).items() if not key.startswith("_")}
+
+
+# --- building ------------------------------------------------------------------------------------
+
+def build_apart() -> str:
+    """Build the module in a process of its own (numba compiles there only what it needs); what
+    happened, in a few words."""
+    done = subprocess.run([sys.executable, "-m", __name__], capture_output=True, text=True,
+                          check=False)
+    if done.returncode:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        return f"not built ({last})"
+    module.cache_clear()
+    kernel.cache_clear()
+    return f"built: {module_path()}"
+
+
+def build() -> Path:
+    """Compile ENTRIES with numba.pycc into the module for these sources and this processor."""
+    import warnings
+
+    from sudokucp.backends.jit.kernels import compiled
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pycc's pending deprecation
+        from numba.pycc import CC
+    path = module_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cc = CC(MODULE)
+    cc.output_dir, cc.output_file, cc.target_cpu = str(path.parent), f"{path.name}.part", "host"
+    for name, entry, version in ENTRIES:
+        dispatcher = getattr(compiled(name, entry, version), entry)
+        signatures = dispatcher.nopython_signatures
+        if len(signatures) != 1:
+            raise RuntimeError(f"{name}.{entry}: {len(signatures)} compiled versions, not one")
+        cc.export(f"{name}_{entry}", signatures[0])(dispatcher.py_func)
+    cc.compile()
+    os.replace(path.parent / cc.output_file, path)
+    return path
+
+
+def main() -> int:
+    """`python -m sudokucp.backends.jit.ahead`: build the module; a line on failure."""
+    try:
+        build()
+    except Exception as err:  # noqa: BLE001 - a compiler missing or failing: said, not raised
+        first = str(err).splitlines()[0].split(". ")[0] if str(err) else ""
+        sys.stderr.write(f"{type(err).__name__}: {first}\n")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
