@@ -120,7 +120,9 @@ def cached(module: str, entry: str = "") -> bool:
 @cache
 def say_compiling() -> None:
     """Tell, once per process, that the first use compiles for a while (the CLI shows it)."""
-    logger.info("compiling the jit kernels (first use; cached afterwards)…")
+    logger.info("compiling the jit kernels (first use; cached afterwards; `sudoku-cp backends "
+                "--warm jit` builds them all ahead, the 9x9 path into machine code that starts "
+                "faster)…")
 
 
 @cache
