@@ -167,14 +167,14 @@ def claim(st, d, done, t, geo):
     return changed
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def put(st, d, b, p, t, geo):
     """place() as a call of its own, for the placings outside propagate (givens, guesses):
     numba inlines place() only where it is hot, which keeps the compile shorter."""
     return place(st, d, b, p, t, geo)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def propagate(st, dirty, t, geo, regs):
     """Propagate the (digit, band) masks marked in `dirty` to a fixpoint; False on a
     contradiction. Values placed are counted in regs[R_NODES]."""
@@ -270,7 +270,7 @@ def propagate(st, dirty, t, geo, regs):
 
 # --- branching -----------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def branch(st, geo, frame):
     """Fill `frame` with a cell of the fewest candidates (band in F_INDEX, bit in F_DIGIT) and
     its digits as a mask in F_REST; two candidates end the look at once."""
@@ -295,7 +295,7 @@ def branch(st, geo, frame):
 
 # --- the search ----------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def solved_count(st, geo):
     """Cells placed in a state."""
     n, nb, bits = geo[B_N], geo[B_BANDS], geo[B_BITS]
@@ -310,7 +310,7 @@ def sum_open(st, n, nb):
     return total
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def store(st, t, sols, regs, geo):
     """Count a solution and write it to the buffer if it has room."""
     regs[R_FOUND] += 1
@@ -322,7 +322,7 @@ def store(st, t, sols, regs, geo):
         regs[R_STORED] += 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def write(st, t, row, geo):
     """The digits of a solved state written to a row of cells."""
     n, nb = geo[B_N], geo[B_BANDS]
@@ -335,7 +335,7 @@ def write(st, t, row, geo):
                 row[t[t[T_CELL] + b * geo[B_BITS] + p]] = d + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def load(grid, st, t, geo, regs):
     """The givens placed on a fresh state, each counted in regs[R_NODES]; the masks changed, -1
     when two givens clash."""
@@ -357,7 +357,7 @@ def load(grid, st, t, geo, regs):
     return dirty
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def start(grid, t, geo, stack, frames, regs):
     """Load the givens into level 0 and propagate; False when they clash or propagation fails."""
     st = stack[0]
@@ -376,7 +376,7 @@ def start(grid, t, geo, stack, frames, regs):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def run(grid, t, geo, stack, frames, regs, sols, budget):
     """Search on from the registers for at most `budget` guesses (< 0: no bound); returns
     EXHAUSTED, BUDGET, LIMIT or FULL_BUFFER, as dfs.run does. `t`: the shape's tables, or
@@ -436,7 +436,7 @@ def run(grid, t, geo, stack, frames, regs, sols, budget):
             regs[R_BACKTRACKS] += 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def run_many(grids, t, geo, stack, frames, regs, sols, out_sols, out_counts, out_complete,
              out_stats):
     """dfs.run_many's batch on the band-wise search: every row of `grids` to the end."""

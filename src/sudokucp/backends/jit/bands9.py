@@ -79,7 +79,7 @@ def place(st, d, b, p):
     return changed | 1 << k
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def put(st, d, b, p):
     """place() as a call of its own, for the givens and the guesses."""
     return place(st, d, b, p)
@@ -208,7 +208,7 @@ def cell_singles(st, b, regs):
     return changed
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def propagate(st, dirty, regs):
     """bands.propagate at 9x9: the masks marked in `dirty` to a fixpoint; False on a
     contradiction."""
@@ -242,7 +242,7 @@ def propagate(st, dirty, regs):
             return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def branch(st, frame):
     """The cell of two candidates whose digits strike the most places (impact), else the first
     of the fewest candidates: its band in F_INDEX, its bit in F_DIGIT, its digits in F_REST."""
@@ -299,7 +299,7 @@ def digits_at(st, b, p):
     return digits
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def load(grid, st, regs):
     """The givens placed on a fresh state, each counted in regs[R_NODES]; the masks changed, -1
     when two givens clash."""
@@ -320,7 +320,7 @@ def load(grid, st, regs):
     return dirty
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def write(st, row):
     """The digits of a solved state written to a row of 81 cells."""
     for k in range(OPEN):

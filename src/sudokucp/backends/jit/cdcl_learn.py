@@ -27,6 +27,7 @@ from sudokucp.backends.jit.cdcl_state import (
     V_STACK,
     V_TMP,
     V_TRAIL,
+    allocating,
     bump,
     internal,
 )
@@ -248,7 +249,7 @@ def add_clause(lits, length, lbd, pool, meta, watch, lists, regs):
     return i
 
 
-@internal
+@allocating
 def reduce_pool(iv, pool, meta, watch, lists, regs):
     """Keep the clauses of LBD <= 2 (blocking ones: 0), the reasons of assignments and the better
     half of the rest (by LBD, newer first); compact, renumber the reasons, rebuild the watches."""

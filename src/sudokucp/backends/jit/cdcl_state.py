@@ -28,8 +28,11 @@ MARGIN = 0.8  # Glucose: restart when recent average * MARGIN > overall average
 FIRST_REDUCE, REDUCE_STEP = 2000, 300  # conflicts before the first cut of the pool, then more
 DECAY = 1 / 0.95
 # the decorator of compiled code called only from compiled code: no Python or C entry wrapper
-# to generate, optimise and emit (part of a cold compile); it cannot be called from Python
-internal = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+# to generate, optimise and emit (part of a cold compile); it cannot be called from Python. It
+# allocates nothing, so it needs no reference counting (_nrt=False: numba's NRT otherwise counts
+# every array argument in and out of every call, atomically); `allocating` for the one that does
+internal = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, _nrt=False)
+allocating = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
 def state(n: int, limit: int, keep: int, capacity: int) -> tuple[np.ndarray, ...]:

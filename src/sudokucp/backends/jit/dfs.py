@@ -71,7 +71,7 @@ from sudokucp.backends.jit.propagate import assign, drain, hidden, locked
 __all__ = ["BUDGET", "EXHAUSTED", "LIMIT", "buffers", "layout", "run", "run_many", "start"]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fixpoint(cand, units, peers, cunits, mate, scr, geo, regs):
     """Propagate the queued placements at the chosen level until nothing changes (`mate` None:
     no matching filter, whatever the level)."""
@@ -112,7 +112,7 @@ def fixpoint(cand, units, peers, cunits, mate, scr, geo, regs):
 
 # --- branching -----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def branch(cand, units, cunits, scr, geo, frame):
     """Fill `frame` with the alternatives of the cell with the fewest candidates (per failure weight
     of its units for wdeg) or, for BRANCH_SMALLEST, of a unit-digit with fewer places."""
@@ -164,7 +164,7 @@ def branch(cand, units, cunits, scr, geo, frame):
     frame[F_KIND], frame[F_INDEX], frame[F_DIGIT], frame[F_REST] = 0, best, 0, cand[best]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def blame(scr, geo, cunits):
     """dom/wdeg: add one to the weight of the unit (or the cell's units) where a guess failed."""
     w = geo[G_WEIGHT]
@@ -179,7 +179,7 @@ def blame(scr, geo, cunits):
 
 # --- the search ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def store(cand, sols, regs, geo):
     """Count a solution and write it to the buffer if it has room (or when told to keep all)."""
     regs[R_FOUND] += 1
@@ -297,7 +297,7 @@ def buffers(geo: np.ndarray, capacity: int) -> tuple[np.ndarray | None, ...]:
             np.zeros(int(geo[G_SIZE]), np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_many(grids, units, peers, cunits, geo, cand, frames, regs, sols, mate, scr, out_sols,
              out_counts, out_complete, out_stats):
     """Solve every row of `grids` to the end (no budget) on one search's buffers: the first

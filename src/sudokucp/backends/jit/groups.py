@@ -160,7 +160,7 @@ def keep_only(cand, cell, bits, cgroups, csum, scr, geo):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def drain(cand, peers, cgroups, csum, scr, geo, regs):
     """Strike every queued cell's digit from its peers (naked singles, to a fixpoint)."""
     queue = geo[G_QUEUE]
@@ -179,7 +179,7 @@ def drain(cand, peers, cgroups, csum, scr, geo, regs):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hidden(cand, gcells, cgroups, csum, scr, geo):
     """Place each digit with one place left in a changed full group; -1 on a contradiction (a
     digit with no place), else the digits placed."""
@@ -210,7 +210,7 @@ def hidden(cand, gcells, cgroups, csum, scr, geo):
     return placed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def smallest(mask, k):
     """The sum of the k smallest digits of a mask; -1 when it has fewer."""
     total = 0
@@ -222,7 +222,7 @@ def smallest(mask, k):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cage_digits(cand, q, qcells, qtotal, combos, starts, geo):
     """The digits the open cells of cage sum q may keep (0: none, the sum cannot be made):
     those of the combos of as many digits as open cells, within their candidates and not
@@ -279,7 +279,7 @@ def cage_digits(cand, q, qcells, qtotal, combos, starts, geo):
     return ok
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sums(cand, qcells, qtotal, combos, starts, cgroups, csum, scr, geo):
     """Prune the open cells of each changed cage sum to the digits that can still make it; -1
     on a contradiction, else the cells changed."""
@@ -304,7 +304,7 @@ def sums(cand, qcells, qtotal, combos, starts, cgroups, csum, scr, geo):
     return changed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fixpoint(cand, gcells, peers, cgroups, qcells, qtotal, csum, combos, starts, scr, geo,
              regs):
     """Naked singles, cage sums and hidden singles until nothing changes; False on a
@@ -326,7 +326,7 @@ def fixpoint(cand, gcells, peers, cgroups, qcells, qtotal, csum, combos, starts,
 
 # --- the search ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start(grid, gcells, peers, cgroups, allowed, qcells, qtotal, csum, combos, starts, geo, cand,
           frames, regs, scr):
     """Load the allowed digits and the givens into level 0 and propagate; False when they clash
@@ -361,7 +361,7 @@ def start(grid, gcells, peers, cgroups, allowed, qcells, qtotal, csum, combos, s
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose(cand, frame, cells):
     """Branch on the open cell with the fewest candidates (the first with two)."""
     best = -1
@@ -377,7 +377,7 @@ def choose(cand, frame, cells):
     frame[F_CELL], frame[F_REST] = best, cand[best]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def store(cand, sols, regs, cells):
     """Count a solution and write it to the buffer if it has room."""
     regs[R_FOUND] += 1
@@ -388,7 +388,7 @@ def store(cand, sols, regs, cells):
         regs[R_STORED] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run(grid, gcells, peers, cgroups, allowed, qcells, qtotal, csum, combos, starts, geo, cand,
         frames, regs, sols, scr, budget):
     """Search on from the registers for at most `budget` guesses (< 0: no bound); returns

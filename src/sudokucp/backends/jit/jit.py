@@ -35,7 +35,9 @@ between them, each budget sized to take about BUDGET_S. Compiling the one entry 
 needs, or loading it from numba's cache on disk (kernels.py), happens once per process in
 `_prepare`, before the clock: its seconds are in `build_s` of the first result of a shape, never
 in `seconds`. `compile_ahead` compiles them all (`sudoku-cp backends --warm jit`). Batches of
-one-line grids read and solved in compiled code: lines.py (`solve_lines`).
+one-line grids read and solved in compiled code: lines.py (`solve_lines`). Every compiled
+function that allocates nothing is compiled without numba's reference counting (`_nrt=False`),
+which otherwise counts each array argument in and out of each call with atomic operations.
 
 A variant (sudokucp.rules) runs `groups` (groups.py) on every group of its layout: naked singles,
 hidden singles in the full groups, cage sums pruning their cells, the fewest candidates first;

@@ -11,7 +11,7 @@ from sudokucp.backends.jit.layout import G_AD, G_C, G_DIRTY, G_N, G_R, G_VIEWS, 
 from sudokucp.backends.jit.propagate import drain, strike
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reach(start, adj, allowed):
     """Nodes reachable from `start` along `adj` (bitmask rows) inside `allowed`."""
     seen = 1 << start
@@ -25,7 +25,7 @@ def reach(start, adj, allowed):
     return seen
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gac(dom, pos, k, hint, out, work):
     """Regin's filter on an alldifferent of k bitmask domains `dom`: the values each keeps go to
     `out`; -1 when no perfect matching exists, else the number of variables that lost values."""
@@ -120,7 +120,7 @@ def gac(dom, pos, k, hint, out, work):
     return changed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def match_unit(u, cand, units, cunits, mate, scr, geo):
     """The filter on one unit: its open cells against its missing digits (every naked and hidden
     subset); -1 on a contradiction, else the cells changed."""
@@ -149,7 +149,7 @@ def match_unit(u, cand, units, cunits, mate, scr, geo):
     return changed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def alldiff(cand, units, peers, cunits, mate, scr, geo, regs):
     """The matching filter on every unit changed since its last run, each followed by the naked
     singles it made (the filter needs placed digits struck); -1 on a contradiction."""
@@ -168,7 +168,7 @@ def alldiff(cand, units, peers, cunits, mate, scr, geo, regs):
     return changed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_views(cand, scr, geo):
     """Per digit: the columns (rc), boxes (rb) of each row and the boxes (cb) of each column that
     still hold it as a candidate."""
@@ -190,7 +190,7 @@ def build_views(cand, scr, geo):
                 cb[d * n + j] |= 1 << box
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strike_segment(cand, i, j0, di, dj, length, bit, cunits, scr, geo):
     """Strike `bit` from `length` cells starting at (i, j0), stepping (di, dj)."""
     n = geo[G_N]
@@ -201,7 +201,7 @@ def strike_segment(cand, i, j0, di, dj, length, bit, cunits, scr, geo):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def views(cand, peers, cunits, hints, scr, geo, regs):
     """The matching filter on each digit's three views: rows against columns (every fish), rows
     and columns against boxes (every locked set), `hints` a row per view and digit; -1 on a

@@ -106,7 +106,7 @@ def drain(cand, peers, cunits, scr, geo, regs):
 
 # --- the techniques ------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hidden(cand, units, peers, cunits, scr, geo, regs):
     """Place every digit with one place left in a unit changed since it was last looked at; -1 on
     a contradiction (a digit with no place), else the digits placed."""
@@ -146,7 +146,7 @@ def hidden(cand, units, peers, cunits, scr, geo, regs):
     return changed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def segments(cand, scr, geo):
     """OR of the open cells' masks of every box-line crossing (row and column segments)."""
     n, r, c = geo[G_N], geo[G_R], geo[G_C]
@@ -170,7 +170,7 @@ def segments(cand, scr, geo):
             scr[vs + j * c + k] = m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def locked(cand, cunits, scr, geo):
     """Pointing and claiming over every box-line crossing; -1 on a contradiction, else changes."""
     n, r, c = geo[G_N], geo[G_R], geo[G_C]

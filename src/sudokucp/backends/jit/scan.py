@@ -17,7 +17,7 @@ NOT_A_VALUE = 0xFF  # table: a byte that is no cell of the shape
 NEWLINE, RETURN, HASH = 10, 13, 35
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def scan(data, table, cunits, cells, max_line, kinds, starts, grids, seen):
     """Sort the lines of `data` (uint8) into `kinds` and parse each plain one into the next row
     of `grids`, its line's index into `starts`; returns the number of plain grids. `table` maps
@@ -47,7 +47,7 @@ def scan(data, table, cunits, cells, max_line, kinds, starts, grids, seen):
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def parse(data, s, table, cunits, cells, grids, row, seen):
     """Parse the grid line at data[s:s + cells] into grids[row]; False when a byte is no cell of
     the shape or a digit is twice in a unit (the ordinary reader says which)."""
@@ -69,7 +69,7 @@ def parse(data, s, table, cunits, cells, grids, row, seen):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def judge(data, s, e, max_line):
     """The kind of a line that is no plain grid: SPLIT, SKIP (a '#' comment of printable ASCII
     within the longest line) or OTHER."""
