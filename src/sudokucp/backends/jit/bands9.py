@@ -68,15 +68,19 @@ def place(st, d, b, p):
         st[base + d2] = old & ~cell
         changed |= np.int64(old & cell != 0) << (base + d2)
     k = base + d
-    st[k] = (st[k] | cell) & KEEP[p]
-    st[OPEN + b] &= ~cell
+    mine = st[k]
+    st[k] = (mine | cell) & KEEP[p]
+    left = st[OPEN + b] & ~cell
+    st[OPEN + b] = left
+    if not mine & left:  # the cell was the digit's last place in the band: no cell loses it
+        changed &= ~(1 << k)
     column = COLUMN[p]
     for b2 in range(3):
         k2 = 9 * b2 + d
         if b2 != b and st[k2] & column:
             st[k2] &= ~column
             changed |= 1 << k2
-    return changed | 1 << k
+    return changed
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -103,28 +107,6 @@ def point(st, k, s):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def filter_rows(st, k, regs):
-    """The band filter on mask k, then each of its rows with one unsolved place placed there;
-    the masks changed (-1: a contradiction)."""
-    s = st[k]
-    b = k // 9
-    occupied = SHRINK[s & ROW] | SHRINK[(s >> 9) & ROW] << 3 | SHRINK[s >> 18] << 6
-    s &= FILTER[occupied]
-    if s == 0:
-        return -1
-    st[k] = s
-    changed = point(st, k, s)
-    lone = (ALONE[s & ROW] | ALONE[(s >> 9) & ROW] << 9 | ALONE[s >> 18] << 18) & st[OPEN + b]
-    while lone:  # the rows with one place, not yet placed
-        p = low_index(lone)
-        lone &= lone - 1
-        if st[k] >> p & 1:  # a placing strikes its row and box
-            changed |= place(st, k % 9, b, p)
-            regs[R_NODES] += 1
-    return changed
-
-
-@njit(cache=True, error_model="numpy", inline="always")
 def claim(st, d, lone):
     """Each column of `lone` (its places of digit d in one band, so in one box): the digit struck
     from the box's other columns; the masks changed."""
@@ -144,19 +126,21 @@ def claim(st, d, lone):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def column_singles(st, d, regs):
-    """Each column where digit d has one unsolved place left gets it; -1 when a column has no
-    place, else the masks changed."""
+def column_singles(st, d):
+    """Digit d's columns: -1 when one has no place left, else the masks that claiming changed
+    and, from bit 32, bit 9 * band + column for each column with one unsolved place left."""
     once = 0
     twice = 0
     done = 0
     bands_once = 0
     bands_twice = 0
+    where = 0
     for b in range(3):
         s = st[9 * b + d]
         placed = s & ~st[OPEN + b]
         done |= (placed | placed >> 9 | placed >> 18) & ROW
         found = (s | s >> 9 | s >> 18) & ROW
+        where |= found << (9 * b)
         bands_twice |= bands_once & found
         bands_once |= found
         for i in range(3):
@@ -167,77 +151,82 @@ def column_singles(st, d, regs):
         return -1
     changed = claim(st, d, bands_once & ~bands_twice & ~done)
     lone = once & ~twice & ~done
-    while lone:
-        j = low_index(lone)
-        lone &= lone - 1
-        for b in range(3):
-            hit = st[9 * b + d] & st[OPEN + b] & COLUMN[j]
-            if hit:
-                changed |= place(st, d, b, low_index(hit))
-                regs[R_NODES] += 1
-                break
-    return changed
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def cell_singles(st, b, regs):
-    """Each unsolved cell of band b with one digit left takes it; -1 when a cell has none, else
-    the masks changed."""
-    open_cells = st[OPEN + b]
-    if not open_cells:
-        return 0
-    once = 0
-    twice = 0
-    for d in range(9):
-        m = st[9 * b + d]
-        twice |= once & m
-        once |= m
-    if open_cells & ~once:
-        return -1
-    changed = 0
-    lone = open_cells & ~twice
-    while lone:
-        p = low_index(lone)
-        lone &= lone - 1
-        if st[OPEN + b] >> p & 1:
-            for d in range(9):
-                if st[9 * b + d] >> p & 1:
-                    changed |= place(st, d, b, p)
-                    regs[R_NODES] += 1
-                    break
-    return changed
+    return changed | (where & (lone | lone << 9 | lone << 18)) << 32
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def propagate(st, dirty, regs):
     """bands.propagate at 9x9: the masks marked in `dirty` to a fixpoint; False on a
-    contradiction."""
+    contradiction. The band filter, the row singles, the naked and the column singles are
+    written out here rather than called: numba counts references to `st` and `regs` on entering
+    and leaving each inlined step that holds a loop, an atomic add and subtract each time."""
     digits = 0
     while True:
-        while dirty:
+        while dirty:  # the band filter on each mask marked, then the rows with one place
             k = low_index(dirty)
             dirty &= dirty - 1
-            if not st[k] & st[OPEN + k // 9]:
-                continue  # only placed cells left
-            changed = filter_rows(st, k, regs)
-            if changed < 0:
+            b = k // 9
+            s = st[k]
+            if not s & st[OPEN + b]:  # only placed cells left, one per row they are in
+                if popcount(s) < 3:
+                    return False  # a row of the band without the digit
+                continue
+            occupied = SHRINK[s & ROW] | SHRINK[(s >> 9) & ROW] << 3 | SHRINK[(s >> 18) & ROW] << 6
+            s &= FILTER[occupied & ROW]  # the mask: no index wraparound
+            if s == 0:
                 return False
-            dirty |= changed
+            st[k] = s
+            dirty |= point(st, k, s)
             digits |= 1 << (k % 9)
-        for b in range(3):
-            changed = cell_singles(st, b, regs)
-            if changed < 0:
+            lone = (ALONE[s & ROW] | ALONE[(s >> 9) & ROW] << 9 | ALONE[(s >> 18) & ROW] << 18) \
+                & st[OPEN + b]
+            while lone:
+                p = low_index(lone)
+                lone &= lone - 1
+                if st[k] >> p & 1:  # a placing strikes its row and box
+                    dirty |= place(st, k % 9, b, p)
+                    regs[R_NODES] += 1
+        for b in range(3):  # the cells with one digit left take it; none left: a contradiction
+            open_cells = st[OPEN + b]
+            if not open_cells:
+                continue
+            once = 0
+            twice = 0
+            for d in range(9):
+                m = st[9 * b + d]
+                twice |= once & m
+                once |= m
+            if open_cells & ~once:
                 return False
-            dirty |= changed
+            lone = open_cells & ~twice
+            while lone:
+                p = low_index(lone)
+                lone &= lone - 1
+                if st[OPEN + b] >> p & 1:
+                    for d in range(9):
+                        if st[9 * b + d] >> p & 1:
+                            dirty |= place(st, d, b, p)
+                            regs[R_NODES] += 1
+                            break
         if dirty:
             continue
-        while digits:
+        while digits:  # the columns of a digit with one place left; none left: a contradiction
             d = low_index(digits)
             digits &= digits - 1
-            changed = column_singles(st, d, regs)
-            if changed < 0:
+            found = column_singles(st, d)
+            if found < 0:
                 return False
-            dirty |= changed
+            dirty |= found
+            lone = dirty >> 32  # (column, band) places to fill, packed above the masks
+            dirty &= (1 << 32) - 1
+            while lone:
+                q = low_index(lone)
+                lone &= lone - 1
+                j, b = q % 9, q // 9
+                hit = st[9 * b + d] & st[OPEN + b] & COLUMN[j]
+                if hit:
+                    dirty |= place(st, d, b, low_index(hit))
+                    regs[R_NODES] += 1
         if not dirty:
             return True
 
