@@ -33,7 +33,6 @@ from sudokucp.backends.jit.cdcl_propagate import (
     enqueue,
     propagate,
     rebuild_watches,
-    value,
 )
 from sudokucp.backends.jit.cdcl_state import (
     DECAY,
@@ -79,6 +78,7 @@ from sudokucp.backends.jit.cdcl_state import (
     Q_TRAIL,
     RECENT,
     REDUCE_STEP,
+    V_HEAP,
     V_HPOS,
     V_OUT,
     V_PHASE,
@@ -87,7 +87,6 @@ from sudokucp.backends.jit.cdcl_state import (
     V_TRAIL,
     V_VAL,
     grow,
-    heap_insert,
     heap_pop,
     internal,
     luby,
@@ -97,6 +96,7 @@ from sudokucp.backends.jit.cdcl_state import (
 from sudokucp.backends.jit.layout import BUDGET, EXHAUSTED, FULL_BUFFER, LIMIT
 
 ROOT = np.int64(0)  # level 0, typed: a literal argument compiles a callee once more
+DECIDED = np.int64(NO_REASON)  # the reason of a decision or a root fact, typed likewise
 
 __all__ = ["BUDGET", "EXHAUSTED", "GROW", "LIMIT", "Q_MINIMIZE", "Q_PROBED", "grow", "positions",
            "run", "state"]
@@ -104,22 +104,36 @@ __all__ = ["BUDGET", "EXHAUSTED", "GROW", "LIMIT", "Q_MINIMIZE", "Q_PROBED", "gr
 
 # --- the search ----------------------------------------------------------------------------------
 
+@njit(cache=True, inline="always")
+def reset(iv, act, cells, uds, lists, n):
+    """The arrays of a fresh search: nothing assigned, every candidate open, no watch lists
+    (loops: a slice assignment lowers to much more code)."""
+    full = (1 << n) - 1
+    for v in range(iv.shape[1]):
+        iv[V_VAL, v] = -1
+        iv[V_PHASE, v] = 1
+        iv[V_HPOS, v] = -1
+        iv[V_SEEN, v] = 0
+        iv[V_TARGET, v] = -1
+    for v in range(act.shape[0]):
+        act[v] = 0.0
+    for c in range(cells.shape[1]):
+        cells[0, c] = full
+        cells[1, c] = -1
+    for ud in range(uds.shape[1]):
+        uds[0, ud] = full
+        uds[1, ud] = -1
+    for row in range(lists.shape[0]):
+        for lit in range(lists.shape[1]):
+            lists[row, lit] = 0
+
+
 @internal
 def begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
           lists, regs, fregs, n):
     """Load the givens at level 0, strike the digits outside `masks` (what a stronger propagation
     found at the root), and propagate; False when they contradict each other."""
-    iv[V_VAL, :] = -1
-    iv[V_PHASE, :] = 1
-    iv[V_HPOS, :] = -1
-    iv[V_SEEN, :] = 0
-    iv[V_TARGET, :] = -1
-    cells[0, :] = (1 << n) - 1
-    cells[1, :] = -1
-    uds[0, :] = (1 << n) - 1
-    uds[1, :] = -1
-    lists[:, :] = 0
-    act[:] = 0.0
+    reset(iv, act, cells, uds, lists, n)
     fregs[0] = 1.0
     fregs[1] = 0.0
     for name in (Q_HEAD, Q_TRAIL, Q_LEVEL, Q_PLACED, Q_HEAPN, Q_NCL, Q_POOL, Q_CONFLICTS,
@@ -129,15 +143,17 @@ def begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, po
     regs[Q_NEXT_RESTART] = regs[Q_LUBY_UNIT]
     regs[Q_NEXT_REDUCE] = FIRST_REDUCE
     regs[Q_PHASE] = 1
-    for v in range(n * n * n):
-        heap_insert(iv, act, regs, v)
+    for v in range(n * n * n):  # every activity is 0: the heap in the variables' order
+        iv[V_HEAP, v] = v
+        iv[V_HPOS, v] = v
+    regs[Q_HEAPN] = n * n * n
     for c in range(n * n):
         if grid[c]:
             w = c * n + grid[c] - 1
             if iv[V_VAL, w] == 0:
                 return False
             if iv[V_VAL, w] < 0:
-                enqueue(2 * w, NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
+                enqueue(2 * w, DECIDED, iv, cells, uds, cunits, cpos, regs, n)
                 if propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists,
                              regs, n):
                     return False
@@ -149,7 +165,7 @@ def begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, po
             if iv[V_VAL, w] == 1:
                 return False
             if iv[V_VAL, w] < 0:
-                enqueue(2 * w + 1, NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
+                enqueue(2 * w + 1, DECIDED, iv, cells, uds, cunits, cpos, regs, n)
     return not propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists,
                          regs, n)
 
@@ -167,14 +183,14 @@ def probe(iv, act, cells, uds, units, peers, cunits, cpos, lims, pool, meta, wat
                 continue
             lims[0] = regs[Q_TRAIL]
             regs[Q_LEVEL] = 1
-            enqueue(2 * v, NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
+            enqueue(2 * v, DECIDED, iv, cells, uds, cunits, cpos, regs, n)
             failed = propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch,
                                lists, regs, n)
             backtrack(ROOT, iv, act, cells, uds, cunits, cpos, lims, regs, n)
             if failed:
                 regs[Q_PROBED] += 1
                 changed = True
-                enqueue(2 * v + 1, NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
+                enqueue(2 * v + 1, DECIDED, iv, cells, uds, cunits, cpos, regs, n)
                 if propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists,
                              regs, n):
                     return False
@@ -213,13 +229,13 @@ def block(iv, act, cells, uds, cunits, cpos, lims, pool, meta, watch, lists, reg
     backtrack(ROOT, iv, act, cells, uds, cunits, cpos, lims, regs, n)
     kept = np.int64(0)  # typed: a literal would compile add_clause once more
     for t in range(n * n):
-        if value(iv, out[t]) < 0:
+        if iv[V_VAL, out[t] >> 1] < 0:  # unassigned
             out[kept] = out[t]
             kept += 1
     if kept == 0:
         return False
     if kept == 1:
-        enqueue(out[0], NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
+        enqueue(out[0], DECIDED, iv, cells, uds, cunits, cpos, regs, n)
         return True
     if add_clause(out, kept, np.int64(0), pool, meta, watch, lists, regs) == -2:
         rebuild_watches(pool, meta, watch, lists, regs)
@@ -269,7 +285,7 @@ def phase(iv, regs, v):
     return iv[V_PHASE, v]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
         lists, regs, fregs, recent, sols, budget):
     """Search on from the registers for at most `budget` conflicts and decisions (< 0: no bound);
@@ -306,7 +322,7 @@ def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool
             backtrack(back, iv, act, cells, uds, cunits, cpos, lims, regs, n)
             out = iv[V_OUT]
             if length == 1:
-                enqueue(out[0], NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
+                enqueue(out[0], DECIDED, iv, cells, uds, cunits, cpos, regs, n)
             else:
                 i = add_clause(out, length, lbd, pool, meta, watch, lists, regs)
                 if i == -2:  # the arena is full: lay the lists out again
@@ -354,4 +370,4 @@ def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool
         lims[regs[Q_LEVEL]] = regs[Q_TRAIL]
         regs[Q_LEVEL] += 1
         lit = 2 * v + 1 - phase(iv, regs, v)
-        enqueue(lit, NO_REASON, iv, cells, uds, cunits, cpos, regs, n)
+        enqueue(lit, DECIDED, iv, cells, uds, cunits, cpos, regs, n)

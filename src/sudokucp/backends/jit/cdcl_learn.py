@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from sudokucp.backends.jit.cdcl_propagate import add_watch, rebuild_watches
 from sudokucp.backends.jit.cdcl_state import (
@@ -10,6 +11,7 @@ from sudokucp.backends.jit.cdcl_state import (
     K_CELL,
     K_POOL,
     K_UNIT,
+    M_KEEP,
     NO_REASON,
     Q_CA,
     Q_CB,
@@ -27,7 +29,6 @@ from sudokucp.backends.jit.cdcl_state import (
     V_STACK,
     V_TMP,
     V_TRAIL,
-    allocating,
     bump,
     internal,
 )
@@ -214,7 +215,7 @@ def implied(v0, levels, marked, iv, units, pool, meta, n):
     return True, marked
 
 
-@internal
+@njit(cache=True, inline="always")
 def count_levels(out, length, level):
     """Number of distinct decision levels among the clause's literals (its LBD)."""
     total = 0
@@ -249,34 +250,37 @@ def add_clause(lits, length, lbd, pool, meta, watch, lists, regs):
     return i
 
 
-@allocating
+@internal
 def reduce_pool(iv, pool, meta, watch, lists, regs):
     """Keep the clauses of LBD <= 2 (blocking ones: 0), the reasons of assignments and the better
     half of the rest (by LBD, newer first); compact, renumber the reasons, rebuild the watches."""
     count = regs[Q_NCL]
     half = count // 2  # the better half: lower LBD first, the newer first among equals
-    buckets = np.zeros(LBD_CAP + 1, np.int64)  # by LBD: a count, not a sort (np.argsort
-    for i in range(count):  # compiles numba's quicksort, seconds of a cold start)
-        buckets[min(meta[2, i], LBD_CAP)] += 1
+    buckets = iv[V_TMP]  # by LBD: a count, not a sort (np.argsort compiles numba's quicksort,
+    for lbd in range(LBD_CAP + 1):  # seconds of a cold start)
+        buckets[lbd] = 0
+    for i in range(count):
+        lbd = meta[2, i]
+        buckets[lbd if lbd < LBD_CAP else LBD_CAP] += 1  # `min` compiles a function of its own
     below = 0
     cut = 0  # the LBD where the better half ends
     while cut <= LBD_CAP and below + buckets[cut] <= half:
         below += buckets[cut]
         cut += 1
     need = half - below  # of the clauses of LBD `cut`, the newest this many
-    keep = np.zeros(count, np.bool_)
+    keep = meta[M_KEEP]  # 1 for a clause kept, then its new number (no array to allocate)
     for i in range(count - 1, -1, -1):
-        lbd = min(meta[2, i], LBD_CAP)
+        lbd = meta[2, i] if meta[2, i] < LBD_CAP else LBD_CAP
+        keep[i] = 0
         if lbd <= 2 or lbd < cut:
-            keep[i] = True
+            keep[i] = 1
         elif lbd == cut and need > 0:
-            keep[i] = True
+            keep[i] = 1
             need -= 1
     for t in range(regs[Q_TRAIL]):
         r = iv[V_REASON, iv[V_TRAIL, t] >> 1]
         if r >= 0:
-            keep[r] = True
-    renumber = np.full(count, -1, np.int64)
+            keep[r] = 1
     at = 0
     kept = 0
     for i in range(count):
@@ -286,13 +290,13 @@ def reduce_pool(iv, pool, meta, watch, lists, regs):
         for t in range(length):
             pool[at + t] = pool[start + t]
         meta[0, kept], meta[1, kept], meta[2, kept] = at, length, lbd
-        renumber[i] = kept
+        keep[i] = kept
         at += length
         kept += 1
     for t in range(regs[Q_TRAIL]):
         v = iv[V_TRAIL, t] >> 1
         if iv[V_REASON, v] >= 0:
-            iv[V_REASON, v] = renumber[iv[V_REASON, v]]
+            iv[V_REASON, v] = keep[iv[V_REASON, v]]
     regs[Q_NCL] = kept
     regs[Q_POOL] = at
     rebuild_watches(pool, meta, watch, lists, regs)

@@ -64,9 +64,10 @@ def put(lit, reason, level, tail, iv, cells, uds, cunits, cpos, n):
     return positive
 
 
-@njit(cache=True, inline="always")
+@internal
 def enqueue(lit, reason, iv, cells, uds, cunits, cpos, regs, n):
-    """Assign a literal at the current level, at the end of the trail."""
+    """Assign a literal at the current level, at the end of the trail. A call, not inlined: its
+    callers are outside propagation, and each inlined copy is typed and lowered again."""
     placed = put(lit, reason, regs[Q_LEVEL], regs[Q_TRAIL], iv, cells, uds, cunits, cpos, n)
     regs[Q_TRAIL] += 1
     regs[Q_PLACED] += placed
@@ -113,7 +114,7 @@ def add_watch(lit, clause, blocker, watch, lists, regs):
     is full; False when the arena has no room left."""
     start, length, cap = lists[0, lit], lists[1, lit], lists[2, lit]
     if length == cap:
-        new_cap = max(4, 2 * cap)
+        new_cap = 2 * cap if cap > 2 else 4  # max(4, 2 * cap); `max` compiles a function
         top = regs[Q_ARENA]
         if top + new_cap > watch.shape[1]:
             return False

@@ -20,6 +20,7 @@ QREGS = 35
 PHASE_SAVED, PHASE_TRUE, PHASE_TARGET = range(3)  # Q_POLARITY: the decisions' phase
 # conflict kinds and reason kinds (a reason >= 0 is a pool clause; below, -2 - (payload*3 + kind))
 K_CELL, K_UNIT, K_BIN, K_POOL, K_OVERFLOW = range(5)
+M_KEEP = 3  # the row of `meta` after start, length and LBD: reduce_pool's scratch
 NO_REASON = -1
 GROW = 4  # run(): the pool is full of clauses it may not drop; the caller enlarges it (grow)
 LUBY_UNIT = 100  # conflicts per unit of the Luby sequence
@@ -28,11 +29,10 @@ MARGIN = 0.8  # Glucose: restart when recent average * MARGIN > overall average
 FIRST_REDUCE, REDUCE_STEP = 2000, 300  # conflicts before the first cut of the pool, then more
 DECAY = 1 / 0.95
 # the decorator of compiled code called only from compiled code: no Python or C entry wrapper
-# to generate, optimise and emit (part of a cold compile); it cannot be called from Python. It
-# allocates nothing, so it needs no reference counting (_nrt=False: numba's NRT otherwise counts
-# every array argument in and out of every call, atomically); `allocating` for the one that does
+# to generate, optimise and emit (part of a cold compile); it cannot be called from Python. The
+# kernel allocates nothing, so it needs no reference counting (_nrt=False: numba's NRT otherwise
+# counts every array argument in and out of every call, atomically)
 internal = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, _nrt=False)
-allocating = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
 def state(n: int, limit: int, keep: int, capacity: int) -> tuple[np.ndarray, ...]:
@@ -47,7 +47,7 @@ def state(n: int, limit: int, keep: int, capacity: int) -> tuple[np.ndarray, ...
     return (np.zeros((IV_ROWS, nv), np.int64), np.zeros(nv, np.float64),
             np.zeros((2, cells), np.int64), np.zeros((2, 3 * cells), np.int64),
             np.zeros(nv + 1, np.int64), np.zeros(pool, np.int32),
-            np.zeros((3, clauses), np.int64), np.zeros((2, 8 * clauses), np.int32),
+            np.zeros((4, clauses), np.int64), np.zeros((2, 8 * clauses), np.int32),
             np.zeros((3, 2 * nv), np.int64), regs, np.ones(2, np.float64),
             np.zeros(RECENT, np.int64), np.zeros((capacity, cells), np.int64))
 
@@ -144,7 +144,7 @@ def bump(iv, act, fregs, v):
 
 
 
-@internal
+@njit(cache=True, inline="always")
 def luby(i):
     """The i-th term (from 0) of the Luby sequence 1 1 2 1 1 2 4 ..."""
     size = 1
