@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -82,15 +83,34 @@ def test_one_grid_on_standard_input_is_searched_without_numba(cache):
 
 
 def test_without_a_compiler_nothing_is_built_and_the_reason_is_said(cache, tmp_path):
-    """A failed build leaves the module there as it was, and says why in one line."""
+    """A module there that does not load is built again; a failed build leaves the file as it
+    was, and says why in one line."""
     env = {**cache, "CC": str(tmp_path / "no-cc")}
     code = ("from sudokucp.backends.jit import ahead\n"
             "path = ahead.module_path()\n"
             "before = path.stat().st_mtime_ns\n"
             "print(ahead.build_apart())\n"
             "print(path.stat().st_mtime_ns == before)\n")
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          check=True)
+    path = Path(subprocess.run([sys.executable, "-c", "from sudokucp.backends.jit import ahead\n"
+                                "print(ahead.module_path())"], env=cache, capture_output=True,
+                               text=True, check=True).stdout.strip())
+    kept = path.with_name(path.name + ".kept")
+    path.rename(kept)
+    try:
+        path.write_bytes(b"not an extension module")
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True, check=True)
+        assert path.read_bytes() == b"not an extension module"
+    finally:
+        kept.replace(path)
     said, unchanged = done.stdout.strip().splitlines()
     assert said.startswith("not built (") and "compiler" in said
     assert unchanged == "True"
+
+
+def test_a_module_that_loads_is_not_built_again(cache):
+    code = ("from sudokucp.backends.jit import ahead\n"
+            "print(ahead.build_apart())\n")
+    done = subprocess.run([sys.executable, "-c", code], env=cache, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.startswith("built already: ")

@@ -107,8 +107,11 @@ def public(found: ModuleType) -> dict:
 # --- building ------------------------------------------------------------------------------------
 
 def build_apart() -> str:
-    """Build the module in a process of its own (numba compiles there only what it needs); what
-    happened, in a few words."""
+    """Build the module in a process of its own (numba compiles there only what it needs),
+    unless one built for these sources and this processor loads already; what happened, in a
+    few words."""
+    if module() is not None:
+        return f"built already: {module_path()}"
     done = subprocess.run([sys.executable, "-m", __name__], capture_output=True, text=True,
                           check=False)
     if done.returncode:
