@@ -225,6 +225,10 @@ class Jit(Backend):
             name = "full" if shape.side >= STRONG_SIDE else "locked"
         return LEVELS.index(name)
 
+    def root_level(self) -> int:
+        """The dfs level of cdcl's root propagation (0, `singles`: the learning kernel's own)."""
+        return LEVELS.index(self.options["root"])
+
     def dfs_version_of(self, shape: Shape) -> int:
         """The dfs kernel's compiled version that searches a shape (see dfs_version)."""
         return dfs_version(self.level(shape))
@@ -241,9 +245,8 @@ class Jit(Backend):
             tables(shape)
         if kernel == "cdcl":
             cell_positions(shape)
-            level = LEVELS.index(self.options["root"])
-            if level:  # a root propagation of the dfs kernel's (none at `singles`)
-                ready("dfs", "start", dfs_version(level))
+            if self.root_level():  # a root propagation of the dfs kernel's (none at `singles`)
+                ready("dfs", "start", dfs_version(self.root_level()))
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         if not puzzle.rules.classic:
@@ -381,7 +384,7 @@ class Jit(Backend):
     def _root_masks(self, shape: Shape, grid: Any) -> Any:
         """Candidate masks after the `root` propagation of the dfs kernel (None: contradiction);
         at `singles`, every digit: the learning kernel's own propagation finds the same singles."""
-        level = LEVELS.index(self.options["root"])
+        level = self.root_level()
         if level == 0:
             np = numpy_module()
             return np.full(shape.side ** 2, (1 << shape.side) - 1, np.int64)
