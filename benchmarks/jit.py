@@ -3,7 +3,7 @@
     python benchmarks/jit.py [--puzzles DIR] [--sample 2000] [--seed 13] [--repeat 3] [--jobs 1]
         [--rounds 5] [--limit-25 60] [--option-limit 5] [--option-kernels dfs,cdcl]
         [--start-rounds 3] [--datasets DIR] [--batch-rounds 3] [--tdoku DIR] [--max-grids N]
-        [--results DIR] [--sections abcdefghij] [--out reports/jit.md]
+        [--forms 2] [--results DIR] [--sections abcdefghijk] [--out reports/jit.md]
 
 Every table but two is one sweep of the harness (benchmarks/common.py `measure`, through
 benchmarks/timings.py's `Bench`): each run in a killable worker process, CPU seconds of the
@@ -22,7 +22,7 @@ paired per-grid ratio (`sudokucp.stats.paired`) on the grids both solved, from t
 (c) gecode_16x16, limit 2: every grid within 50 ms of CPU?
 (d) gecode_25x25, first solution (limit 1), --limit-25 CPU seconds each (the harness kills a run
     past it): jit, CP-SAT (`cpsat`, one worker) and pysat (CaDiCaL), and the grids where jit
-    takes over 1.5x the faster of the two others.
+    takes over 1.5x the faster of the two others; then the same test applied to each method.
 (e) The propagation and search options on 16x16 (all grids, limit 2) and 25x25 (first solution,
     --option-limit CPU seconds each): one sweep per size, every option set in it.
 (f) The one-off compile, entry point by entry point: cold (an empty numba cache) and warm
@@ -43,6 +43,8 @@ paired per-grid ratio (`sudokucp.stats.paired`) on the grids both solved, from t
     limit 2, --batch-rounds rounds in this process, the kernels taking turns; and tdoku, the
     C++ reference, built from --tdoku DIR (benchmarks/tdoku.py) and called the same way, where a
     C++ compiler and that source are found (the table says why not otherwise).
+(k) The same three on --forms random isomorphs of each gecode_25x25 grid (one run each): how
+    much of (d)'s per-grid comparison is the search's luck on one labelling of the grid.
 Notes written by hand about these figures (what closed the gap to CP-SAT, tdoku's published
 figures for orientation) live in reports/jit-notes.md, never in the generated report.
 """
@@ -70,6 +72,7 @@ from sudokucp.backends import backend_class, get_backend
 from sudokucp.check import is_solution
 from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles
+from sudokucp.isomorph import forms
 from sudokucp.puzzle import Puzzle
 
 PAIR = {"jit": "jit", "hybrid": "hybrid"}
@@ -150,24 +153,24 @@ def section_16(bench: Bench, puzzles: list[Puzzle]) -> list[str]:
 TAIL = 1.5  # (d): no grid over this many times the faster of pysat and cpsat on it
 
 
+METHODS_25 = {"jit": "jit", "cpsat": "cpsat", "pysat": "pysat"}
+ABOUT_25 = ("jit (clause learning, its default at 25x25), CP-SAT (one worker) and pysat "
+            "(CaDiCaL 1.9.5 on the givens' simplified CNF); CPU seconds of the search "
+            "(CP-SAT's threads included); a run past the CPU limit is killed by the harness and "
+            "counts as unsolved.")
+
+
 def section_25(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[str]:
     title = f"(d) gecode_25x25: first solution (limit 1), {limit_s:g} s of CPU each"
-    methods = {"jit": "jit", "cpsat": "cpsat", "pysat": "pysat"}
-    found = bench.sweep(title, methods, puzzles, cpu_limit=limit_s)
-    lines = [f"## {title}", "",
-             "jit (clause learning, its default at 25x25), CP-SAT (one worker) and pysat "
-             "(CaDiCaL 1.9.5 on the givens' simplified CNF); CPU seconds of the search "
-             "(CP-SAT's threads included); a run past the CPU limit is killed by the harness and "
-             "counts as unsolved.", "",
-             *found.table(list(methods), cpu_s, "CPU s")]
-    timeouts = ", ".join(f"{name} {count(found.of_method(name), 'timeout')}" for name in methods)
-    frames = [found.of_method(name) for name in methods]  # jit, cpsat, pysat
-    rows = [(p.name, [frame.loc[p.digest] for frame in frames]) for p in puzzles]
+    found = bench.sweep(title, METHODS_25, puzzles, cpu_limit=limit_s)
+    rows = grid_rows(found, puzzles)
     ratios = [(name, over_faster(*row)) for name, row in rows]
-    lines += ["", f"- time-outs: {timeouts}", found.ratio("cpsat", "jit"),
-              found.ratio("pysat", "jit"), *tail_lines(found, ratios), "",
-              "| grid | jit CPU s | jit conflicts | cpsat CPU s | pysat CPU s | jit / faster |",
-              "|---|---:|---:|---:|---:|---:|"]
+    lines = [f"## {title}", "", ABOUT_25, "", *found.table(list(METHODS_25), cpu_s, "CPU s"), "",
+             f"- time-outs: {time_outs(found)}", found.ratio("cpsat", "jit"),
+             found.ratio("pysat", "jit"), *tail_lines(found, ratios), "",
+             *each_against_others(rows), "",
+             "| grid | jit CPU s | jit conflicts | cpsat CPU s | pysat CPU s | jit / faster |",
+             "|---|---:|---:|---:|---:|---:|"]
     for (name, (a, b, c)), (_, ratio) in zip(rows, ratios):
         conflicts = a.get("backtracks")
         shown = "-" if conflicts is None or pd.isna(conflicts) else f"{conflicts:,.0f}"
@@ -177,13 +180,60 @@ def section_25(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[str]
     return lines + [""]
 
 
-def over_faster(jit: pd.Series, *others: pd.Series) -> float | None:
-    """jit's time over the faster of the others' on one grid: None when none of them solved
-    it, infinity when jit did not."""
-    if not jit["answered"]:
+def section_forms(bench: Bench, puzzles: list[Puzzle], count: int, seed: int,
+                  limit_s: float) -> list[str]:
+    title = (f"(k) gecode_25x25 isomorphs: {count} random forms of each grid, first solution, "
+             f"{limit_s:g} s of CPU each")
+    grids = isomorphs(puzzles, count, seed)
+    found = bench.sweep(title, METHODS_25, grids, cpu_limit=limit_s, repeat=1)
+    rows = grid_rows(found, grids)
+    lines = [f"## {title}", "",
+             f"Each grid of (d) relabelled, its rows, columns, bands and stacks permuted "
+             f"(`sudokucp.isomorph.forms`, seed {seed}): the same puzzle, a different search. "
+             f"One run each (every search here is deterministic on its input). {ABOUT_25}", "",
+             *found.table(list(METHODS_25), cpu_s, "CPU s"), "",
+             f"- time-outs: {time_outs(found)}", found.ratio("cpsat", "jit"),
+             found.ratio("pysat", "jit"), "", *each_against_others(rows), "",
+             "| grid | " + " | ".join(f"{name} CPU s, form by form" for name in METHODS_25)
+             + " | jit / faster |", "|---|---:|---:|---:|---:|"]
+    for name in dict.fromkeys(p.name for p in puzzles):
+        mine = [row for grid, row in rows if grid.rsplit(" form ", 1)[0] == name]
+        cells = [", ".join(cpu_s(row[k]["seconds"]) + mark(row[k]) for row in mine)
+                 for k in range(len(METHODS_25))]
+        ratios = ", ".join(ratio_text(over_faster(*row)) for row in mine)
+        lines.append(f"| {name} | {' | '.join(cells)} | {ratios} |")
+    return lines + [""]
+
+
+def isomorphs(puzzles: list[Puzzle], count: int, seed: int) -> list[Puzzle]:
+    """`count` random isomorphs of each grid, named 'NAME form K'."""
+    return [Puzzle(form.shape, form.cells, f"{p.name} form {k}")
+            for p in puzzles for k, (form, _) in enumerate(forms(p, count, seed), 1)]
+
+
+def grid_rows(found: Any, puzzles: list[Puzzle]) -> list[tuple[str, list[pd.Series]]]:
+    """Per grid, its name and the line of each method of METHODS_25, in that order."""
+    frames = [found.of_method(name) for name in METHODS_25]
+    return [(p.name, [frame.loc[p.digest] for frame in frames]) for p in puzzles]
+
+
+def time_outs(found: Any) -> str:
+    """'jit 0, cpsat 1, ...': the runs killed at the CPU limit, per method."""
+    return ", ".join(f"{name} {count(found.of_method(name), 'timeout')}" for name in METHODS_25)
+
+
+def over_faster(mine: pd.Series, *others: pd.Series) -> float | None:
+    """One method's time over the faster of the others' on one grid: None when none of them
+    solved it, infinity when it did not."""
+    if not mine["answered"]:
         return float("inf")
     times = [float(o["seconds"]) for o in others if o["answered"]]
-    return float(jit["seconds"]) / min(times) if times else None
+    return float(mine["seconds"]) / min(times) if times else None
+
+
+def mark(line: pd.Series) -> str:
+    """' (timeout)' after an unsolved grid's time."""
+    return "" if line["answered"] else f" ({line['status']})"
 
 
 def ratio_text(ratio: float | None) -> str:
@@ -193,11 +243,15 @@ def ratio_text(ratio: float | None) -> str:
     return "unsolved" if ratio == float("inf") else f"{ratio:.2f}"
 
 
+def is_over(ratio: float | None) -> bool:
+    """Over TAIL as shown (two decimals); an unsolved grid is over."""
+    return ratio is not None and round(ratio, 2) > TAIL
+
+
 def tail_lines(found: Any, ratios: list[tuple[str, float | None]]) -> list[str]:
     """The grids where jit takes over TAIL times the faster of pysat and cpsat (as shown, to two
     decimals), and the medians."""
-    over = [f"{name} ({ratio_text(ratio)})" for name, ratio in ratios
-            if ratio is not None and round(ratio, 2) > TAIL]
+    over = [f"{name} ({ratio_text(ratio)})" for name, ratio in ratios if is_over(ratio)]
     medians = ", ".join(f"{name} {cpu_s(found.solved(name).median())} s"
                         for name in ("jit", "pysat", "cpsat"))
     return [f"- grids where jit took over {TAIL:g}x the faster of pysat and cpsat: {len(over)} "
@@ -205,9 +259,20 @@ def tail_lines(found: Any, ratios: list[tuple[str, float | None]]) -> list[str]:
             f"- medians over the grids each solved: {medians}"]
 
 
-def mark(line: pd.Series) -> str:
-    """' (timeout)' after an unsolved grid's time."""
-    return "" if line["answered"] else f" ({line['status']})"
+def each_against_others(rows: list[tuple[str, list[pd.Series]]]) -> list[str]:
+    """The tail test applied to every method in turn: per method, the grids where it took over
+    TAIL times the faster of the other two, and its CPU summed over the grids all three solved."""
+    both = [row for _, row in rows if all(line["answered"] for line in row)]
+    lines = [f"| method | grids over {TAIL:g}x the faster of the other two | largest ratio | "
+             f"CPU s summed over the {len(both)} grids all solved |", "|---|---:|---:|---:|"]
+    for k, name in enumerate(METHODS_25):
+        ratios = [over_faster(row[k], *(row[:k] + row[k + 1:])) for _, row in rows]
+        shown = [r for r in ratios if r is not None]
+        largest = ratio_text(max(shown)) if shown else "-"
+        total = sum(float(row[k]["seconds"]) for row in both)
+        lines.append(f"| {name} | {sum(map(is_over, ratios))} of {len(rows)} | {largest} | "
+                     f"{total:.1f} |")
+    return lines
 
 
 def section_proofs(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[str]:
@@ -586,7 +651,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-grids", type=int,
                         help="the first N grids of every set but royle17 (a quick run)")
     parser.add_argument("--results", type=Path, help="keep each sweep's harness folder here")
-    parser.add_argument("--sections", default="abcdefghij",
+    parser.add_argument("--forms", type=int, default=2,
+                        help="random isomorphs of each 25x25 grid in table k")
+    parser.add_argument("--sections", default="abcdefghijk",
                         help="the sections to run, by letter (default: all)")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "jit.md")
     args = parser.parse_args(args_in)
@@ -614,6 +681,7 @@ def main(argv: list[str] | None = None) -> None:
         "i": lambda: section_lines(args.puzzles, args.rounds),
         "j": lambda: section_kernels(args.puzzles, args.datasets, args.batch_rounds,
                                      args.tdoku),
+        "k": lambda: section_forms(bench, p25, args.forms, args.seed, args.limit_25),
     }
     unknown = set(args.sections) - sections.keys()
     if unknown:
