@@ -563,6 +563,7 @@ def test_backends_warm_compiles_ahead_and_says_so(capsys, monkeypatch):
     from sudokucp.cli import main
 
     monkeypatch.setattr(ahead, "build_apart", lambda: "not built (left to another test)")
+    monkeypatch.setattr(ahead, "prune", lambda: (2, 3 * 2**20))  # tested on its own below
     assert main(["backends", "--warm", "jit"]) == 0
     out, err = capsys.readouterr()
     assert "jit: dfs.run (1/17)…" in err.splitlines() and "jit: scan.scan (15/17)…" in err
@@ -572,6 +573,24 @@ def test_backends_warm_compiles_ahead_and_says_so(capsys, monkeypatch):
     assert "jit: the 9x9 path built ahead (numba.pycc, a C compiler) (17/17)…" in err.splitlines()
     assert out.startswith("jit: in ") and out.rstrip().endswith(
         "16 kernels compiled or loaded, later runs load them from numba's cache; the 9x9 "
-        "path's machine code not built (left to another test)")
+        "path's machine code not built (left to another test); 2 stale cache folders of "
+        "earlier sources removed (3.0 MB)")
     assert main(["backends", "--warm", "naive"]) == 2
     assert "naive compiles nothing ahead" in capsys.readouterr().err
+
+
+def test_warming_removes_the_caches_of_earlier_sources_only(tmp_path):
+    """prune() removes the other `jit-<16 hex digits>` folders of the cache base, and nothing
+    else: not this version's folder, not a folder of another name."""
+    from sudokucp.backends.jit import ahead
+
+    mine = ahead.kernel_folder(str(tmp_path))
+    old, other = tmp_path / "jit-0123456789abcdef", tmp_path / "jit-mine"
+    for folder, size in ((mine, 5), (old, 1000), (other, 7)):
+        (folder / "sub").mkdir(parents=True)
+        (folder / "sub" / "code.nbc").write_bytes(b"x" * size)
+    (old / "index.nbi").write_bytes(b"y" * 24)
+    assert ahead.stale_folders(str(tmp_path)) == [old]
+    assert ahead.prune(str(tmp_path)) == (1, 1024)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, "jit-mine"])
+    assert ahead.prune(str(tmp_path)) == (0, 0)

@@ -16,6 +16,8 @@ import importlib.machinery
 import importlib.util
 import os
 import platform
+import re
+import shutil
 import subprocess
 import sys
 from functools import cache
@@ -40,6 +42,24 @@ def kernel_folder(base: str) -> Path:
     """The folder of the kernels' machine code under a cache base (NUMBA_CACHE_DIR, or the
     package's __pycache__ when that is unset): one per version of the sources."""
     return Path(base or HERE / "__pycache__") / f"jit-{source_digest()}"
+
+
+def stale_folders(base: str | None = None) -> list[Path]:
+    """The cache folders beside this version's that earlier versions of the sources left."""
+    base = os.environ.get("NUMBA_CACHE_DIR", "") if base is None else base
+    mine = kernel_folder(base)
+    return sorted(path for path in mine.parent.glob("jit-*")
+                  if path != mine and path.is_dir() and re.fullmatch(r"jit-[0-9a-f]{16}",
+                                                                      path.name))
+
+
+def prune(base: str | None = None) -> tuple[int, int]:
+    """Remove the stale cache folders (stale_folders); how many went, and their bytes."""
+    folders = stale_folders(base)
+    size = sum(f.stat().st_size for folder in folders for f in folder.rglob("*") if f.is_file())
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+    return len(folders), size
 
 
 @cache

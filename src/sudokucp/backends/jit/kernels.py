@@ -261,8 +261,8 @@ def entries(kernel: str) -> list[tuple[str, int]]:
 
 def warm_all(progress: Callable[[str, int, int], None] | None = None) -> str:
     """Compile (or load) every entry point of every kernel, then build the machine code of the
-    9x9 path ahead (ahead.py), telling `progress` (name, index, total) before each step; what
-    the build did, in a few words."""
+    9x9 path ahead (ahead.py), telling `progress` (name, index, total) before each step, and
+    remove the caches of earlier versions of the sources; what was done, in a few words."""
     todo = [(kernel, entry, version) for kernel in KERNELS
             for entry, version in entries(kernel)]
     total = len(todo) + 1
@@ -272,4 +272,7 @@ def warm_all(progress: Callable[[str, int, int], None] | None = None) -> str:
         ready(kernel, entry, version)
     if progress is not None:
         progress("the 9x9 path built ahead (numba.pycc, a C compiler)", len(todo), total)
-    return ahead.build_apart()
+    built = ahead.build_apart()
+    removed, size = ahead.prune()
+    return built + (f"; {removed} stale cache folder{'s' * (removed != 1)} of earlier sources "
+                    f"removed ({size / 2**20:.1f} MB)" if removed else "")
