@@ -215,3 +215,22 @@ def test_the_replay_page_in_french_has_no_english_left_in_its_words():
     assert '"GoForward : {cell} = {digit} (hypoth\\u00e8se, profondeur {depth})"' in page
     english = replay.render(events)
     assert '<html lang="en">' in english and ">given</span>" in english
+
+
+def test_the_progress_line_and_the_trace_message_in_french(tmp_path, capsys):
+    from sudokucp.cli.progress import Progress
+
+    now = [0.0]
+    progress = Progress(4, io.StringIO(), clock=lambda: now[0])
+    now[0] = 2.0
+    progress()
+    progress()
+    progress()
+    with speaking("fr"):
+        line = progress.line(now[0])
+    assert line.endswith("3/4  1,5 exécutions/s  reste 0:00:00  écoulé 0:00:02"), line
+    target = tmp_path / "page.html"
+    code = main(["trace", str(SEEDS.parent / "examples/4x4.txt"), "--html", str(target),
+                 "--max-steps", "3", "--lang", "fr"])  # cut short: exit status 1
+    err = capsys.readouterr().err
+    assert code == 1 and f"sudoku-cp: {target} écrit : 3 étapes, arrêtée à 3 étapes" in err, err

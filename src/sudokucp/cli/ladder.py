@@ -126,7 +126,8 @@ def run_ladder(args: argparse.Namespace) -> int:
         raise CommandError(f"{write_error(err, out)}; the table is printed above, the files "
                            f"written before it are kept") from None
     print(ladder.markdown(rows, args.timeout), end="")
-    print(f"sudoku-cp: wrote {', '.join(ladder.FILES)} to {out}", file=sys.stderr)
+    print("sudoku-cp: " + _("wrote {files} to {folder}").format(
+        files=", ".join(ladder.FILES), folder=out), file=sys.stderr)
     return EXIT_OK
 
 

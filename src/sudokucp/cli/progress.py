@@ -49,14 +49,19 @@ class Progress:
                 or now - self.shown >= LOG_SECONDS)
 
     def line(self, now: float) -> str:
-        """The bar, runs done, rate, ETA and elapsed time as of `now` (a monotonic time)."""
+        """The bar, runs done, rate, ETA and elapsed time as of `now` (a monotonic time), in the
+        current language."""
+        from sudokucp.i18n import _, number
+
         elapsed = now - self.start
         rate = self.done / elapsed if elapsed > 0 else 0.0
         eta = (self.total - self.done) / rate if rate else 0.0
         filled = self.width * min(self.done, self.total) // max(self.total, 1)
         bar = "#" * filled + "." * (self.width - filled)
-        return (f"[{bar}] {self.done}/{self.total}  {rate:.1f} runs/s  "
-                f"ETA {_clock(eta)}  elapsed {_clock(elapsed)}")
+        counts = _("{done}/{total}  {rate} runs/s  ETA {eta}  elapsed {elapsed}").format(
+            done=self.done, total=self.total, rate=number(rate, 1), eta=_clock(eta),
+            elapsed=_clock(elapsed))
+        return f"[{bar}] {counts}"
 
     def finish(self) -> None:
         """End the bar's line when the run stopped short of the total."""

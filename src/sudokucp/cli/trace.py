@@ -138,6 +138,7 @@ def check_targets(*paths: Path | None) -> None:
 
 
 def write_page(path: Path, events: list[dict]) -> None:
+    from sudokucp.i18n import _, ngettext, number
     from sudokucp.io.files import write_error, write_text
     from sudokucp.teaching import replay
 
@@ -145,10 +146,15 @@ def write_page(path: Path, events: list[dict]) -> None:
         write_text(path, replay.render(events))
     except OSError as err:
         raise CommandError(write_error(err, path)) from None
-    last = events[-1]
-    what = (f"{last['status']}, {last['solutions']} solution(s)" if last["event"] == "end"
-            else f"cut at {last['max_steps']} steps")
+    last, steps = events[-1], len(events) - 2
+    what = (ngettext("{status}, {count} solution", "{status}, {count} solutions",
+                     last["solutions"]).format(status=last["status"], count=last["solutions"])
+            if last["event"] == "end"
+            else _("cut at {steps} steps").format(steps=number(last["max_steps"], 0)))
     if "page_cap" in last:
-        what += (f": a page keeps the first {last['page_cap']:,} of the {last['steps']:,} steps "
-                 "(the JSON lines, --out, have them all)")
-    print(f"sudoku-cp: wrote {path}: {len(events) - 2} steps, {what}", file=sys.stderr)
+        what += _(": a page keeps the first {kept} of the {steps} steps (the JSON lines, --out, "
+                  "have them all)").format(kept=number(last["page_cap"], 0),
+                                          steps=number(last["steps"], 0))
+    print("sudoku-cp: " + ngettext("wrote {path}: {count} step, {what}",
+                                   "wrote {path}: {count} steps, {what}", steps).format(
+        path=path, count=number(steps, 0), what=what), file=sys.stderr)
