@@ -234,3 +234,16 @@ def test_the_progress_line_and_the_trace_message_in_french(tmp_path, capsys):
                  "--max-steps", "3", "--lang", "fr"])  # cut short: exit status 1
     err = capsys.readouterr().err
     assert code == 1 and f"sudoku-cp: {target} écrit : 3 étapes, arrêtée à 3 étapes" in err, err
+
+
+def test_bench_says_its_counts_in_french(tmp_path, capsys):
+    """The runs done, the runs by status (the tables' own status words) and the files written."""
+    out = tmp_path / "out"
+    code = main(["bench", "--backends", "mrv", "--puzzles", str(SEEDS.parent / "examples/4x4.txt"),
+                 "--out", str(out), "--jobs", "1", "--lang", "fr"])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0
+    runs = len((out / "results.jsonl").read_text().splitlines())
+    assert runs > 1 and lines[0] == f"{runs} exécutions faites, 0 déjà dans {out}/results.jsonl"
+    assert lines[1] == f"{runs} exécutions : {runs} solved"
+    assert lines[-1].startswith("écrit : ") and str(out / "summary.md") in lines[-1]

@@ -19,7 +19,6 @@ from sudokucp.cli.common import (
     count_arg,
     fail,
     memory_arg,
-    plural,
     puzzle_source,
     require_cpu_limit,
     seconds_arg,
@@ -224,24 +223,31 @@ def run_bench(args: argparse.Namespace) -> int:
         fail(problem)
     for warning in outcome.measurement.get("warnings", []):
         fail(f"noise warning: {warning}")
+    from sudokucp.i18n import _, ngettext
+
     log = config.out / "results.jsonl"
-    print(f"{plural(outcome.ran, 'run')} done, {outcome.skipped} already in {log}")
+    print(ngettext("{count} run done, {skipped} already in {log}",
+                   "{count} runs done, {skipped} already in {log}", outcome.ran).format(
+        count=outcome.ran, skipped=outcome.skipped, log=log))
     print(status_counts(outcome.rows))
     for d in outcome.disagreements:
         print(f"DISAGREEMENT {d.puzzle} ({d.hash}): {d.message}")
-    print("wrote " + ", ".join(str(p) for p in outcome.files))
+    print(_("wrote {files}").format(files=", ".join(str(p) for p in outcome.files)))
     if outcome.interrupted:
         return _stopped(received)
     return exit_status(outcome, args.fail_on_disagreement)
 
 
 def status_counts(rows: Sequence[Row]) -> str:
-    """'5 runs: 3 solved, 2 error': the runs in the tables, counted by status."""
+    """'5 runs: 3 solved, 2 error': the runs in the tables, counted by status (the statuses'
+    names are the tables' own words, in every language)."""
+    from sudokucp.i18n import ngettext
     from sudokucp.result import Status
 
     counts = Counter(row.status for row in rows)
-    return f"{plural(len(rows), 'run')}: " + ", ".join(
-        f"{counts[status]} {status.value}" for status in Status if counts[status])
+    return ngettext("{count} run: {statuses}", "{count} runs: {statuses}", len(rows)).format(
+        count=len(rows), statuses=", ".join(f"{counts[status]} {status.value}"
+                                            for status in Status if counts[status]))
 
 
 def exit_status(outcome: BenchOutcome, fail_on_disagreement: bool) -> int:
