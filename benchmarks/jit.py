@@ -196,12 +196,12 @@ def section_forms(bench: Bench, puzzles: list[Puzzle], count: int, seed: int,
              found.ratio("pysat", "jit"), "", *each_against_others(rows), "",
              "| grid | " + " | ".join(f"{name} CPU s, form by form" for name in METHODS_25)
              + " | jit / faster |", "|---|---:|---:|---:|---:|"]
-    for name in dict.fromkeys(p.name for p in puzzles):
-        mine = [row for grid, row in rows if grid.rsplit(" form ", 1)[0] == name]
+    for k, puzzle in enumerate(puzzles):  # isomorphs() keeps each grid's forms together
+        mine = [row for _, row in rows[k * count:(k + 1) * count]]
         cells = [", ".join(cpu_s(row[k]["seconds"]) + mark(row[k]) for row in mine)
                  for k in range(len(METHODS_25))]
         ratios = ", ".join(ratio_text(over_faster(*row)) for row in mine)
-        lines.append(f"| {name} | {' | '.join(cells)} | {ratios} |")
+        lines.append(f"| {puzzle.name} | {' | '.join(cells)} | {ratios} |")
     return lines + [""]
 
 
