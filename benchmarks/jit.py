@@ -198,8 +198,8 @@ def section_forms(bench: Bench, puzzles: list[Puzzle], count: int, seed: int,
              + " | jit / faster |", "|---|---:|---:|---:|---:|"]
     for k, puzzle in enumerate(puzzles):  # isomorphs() keeps each grid's forms together
         mine = [row for _, row in rows[k * count:(k + 1) * count]]
-        cells = [", ".join(cpu_s(row[k]["seconds"]) + mark(row[k]) for row in mine)
-                 for k in range(len(METHODS_25))]
+        cells = [", ".join(cpu_s(row[m]["seconds"]) + mark(row[m]) for row in mine)
+                 for m in range(len(METHODS_25))]
         ratios = ", ".join(ratio_text(over_faster(*row)) for row in mine)
         lines.append(f"| {puzzle.name} | {' | '.join(cells)} | {ratios} |")
     return lines + [""]
