@@ -38,15 +38,15 @@ def source_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-def kernel_folder(base: str) -> Path:
-    """The folder of the kernels' machine code under a cache base (NUMBA_CACHE_DIR, or the
-    package's __pycache__ when that is unset): one per version of the sources."""
+def kernel_folder(base: str | None = None) -> Path:
+    """The folder of the kernels' machine code under a cache base (None: NUMBA_CACHE_DIR's; empty:
+    the package's __pycache__): one per version of the sources."""
+    base = os.environ.get("NUMBA_CACHE_DIR", "") if base is None else base
     return Path(base or HERE / "__pycache__") / f"jit-{source_digest()}"
 
 
 def stale_folders(base: str | None = None) -> list[Path]:
     """The cache folders beside this version's that earlier versions of the sources left."""
-    base = os.environ.get("NUMBA_CACHE_DIR", "") if base is None else base
     mine = kernel_folder(base)
     return sorted(path for path in mine.parent.glob("jit-*")
                   if path != mine and path.is_dir() and re.fullmatch(r"jit-[0-9a-f]{16}",
@@ -77,7 +77,6 @@ def processor() -> str:
 
 def module_path(base: str | None = None) -> Path:
     """Where the extension module of these sources and this processor lives."""
-    base = os.environ.get("NUMBA_CACHE_DIR", "") if base is None else base
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     return kernel_folder(base) / f"{MODULE}-{processor()}{suffix}"
 
