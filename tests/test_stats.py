@@ -148,3 +148,13 @@ def test_single_runs_stay_as_they_are():
     lines = per_puzzle_medians(frame)
     assert lines["seconds"].tolist() == [0.3, 1.1] and lines["runs"].tolist() == [1, 1]
     assert per_puzzle_medians(frame.iloc[:0]).empty
+
+
+def test_an_interval_that_leaves_out_1_is_no_verdict_when_the_test_does_not_pass():
+    # five puzzles at 2x and one at 0.9x: every resampled mean is above 0, but the one
+    # negative rank gives p = 2 * 2 / 64 = 0.0625, over ALPHA
+    a = [1.0] * 6
+    b = [2.0] * 5 + [0.9]
+    result = paired(a, b, a="x", b="y")
+    assert result.low > 1 and result.p_value == pytest.approx(0.0625)
+    assert result.verdict == SAME

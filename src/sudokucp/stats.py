@@ -14,8 +14,9 @@ per puzzle, so a ratio above 1 means B slower. Its summary is the geometric mean
 with a bootstrap interval of the mean of their logarithms, exponentiated; a puzzle is a tie when
 its ratio lies within TIE either way; the Wilcoxon signed-rank test runs on the log ratios. Times
 under FLOOR_S count as FLOOR_S first. The verdict names the faster backend only when the interval
-leaves out 1, over MIN_PAIRED puzzles or more (with fewer, no two-sided signed-rank test can reach
-p < 0.05); else it says SAME: no difference measured, which is no ranking.
+leaves out 1 and the test's p-value is under ALPHA, over MIN_PAIRED puzzles or more (with fewer,
+no two-sided signed-rank test can reach p < 0.05); else it says SAME: no difference measured,
+which is no ranking.
 
 Repeats: each puzzle counts once per backend, as its median over its repeats; see
 per_puzzle_medians for when such a line counts as answered.
@@ -44,6 +45,7 @@ RESAMPLES = 2000  # bootstrap resamples
 SEED = 0  # the bootstrap's generator: the same data give the same interval
 TIE = 1.05  # a ratio within 1.05x either way is a tie
 FLOOR_S = 1e-6  # times under a microsecond count as one before ratios (a zero has no logarithm)
+ALPHA = 0.05  # a verdict needs the Wilcoxon p-value under this too
 MIN_PAIRED = 6  # fewer puzzles than this: no signed-rank test can reach p < 0.05, no verdict
 CHUNK = 4_000_000  # resampled values held at once (the index matrix is cut into rows of this)
 SAME = "no difference measured"
@@ -114,7 +116,7 @@ def paired(a_seconds: Values, b_seconds: Values, *, a: str = "A", b: str = "B",
            seed: int = SEED) -> Paired:
     """A's and B's seconds on the same puzzles (in the same order), compared: times under
     `floor` raised to it, ratio B / A; the verdict names the faster one only when the interval
-    leaves out 1 and there are MIN_PAIRED puzzles or more."""
+    leaves out 1, the p-value is under ALPHA and there are MIN_PAIRED puzzles or more."""
     logs = log_ratios(a_seconds, b_seconds, floor)
     n = logs.size
     mean = float(logs.mean()) if n else math.nan
@@ -122,8 +124,9 @@ def paired(a_seconds: Values, b_seconds: Values, *, a: str = "A", b: str = "B",
     band = math.log(TIE)
     wins, losses = int((logs > band).sum()), int((logs < -band).sum())
     ratio, low, high = math.exp(mean), math.exp(low), math.exp(high)
-    return Paired(a, b, n, ratio, low, high, wins, n - wins - losses, losses,
-                  wilcoxon_p(logs), verdict(a, b, n, low, high))
+    p = wilcoxon_p(logs)
+    return Paired(a, b, n, ratio, low, high, wins, n - wins - losses, losses, p,
+                  verdict(a, b, n, low, high, p))
 
 
 def log_ratios(a_seconds: Values, b_seconds: Values, floor: float = FLOOR_S) -> np.ndarray:
@@ -148,12 +151,15 @@ def wilcoxon_p(differences: Values) -> float:
         return float(wilcoxon(data).pvalue)
 
 
-def verdict(a: str, b: str, n: int, low: float, high: float) -> str:
-    """'A faster', 'B faster' when the interval of B / A leaves out 1; else SAME."""
+def verdict(a: str, b: str, n: int, low: float, high: float, p_value: float = 0.0) -> str:
+    """'A faster', 'B faster' when the interval of B / A leaves out 1 and the p-value is under
+    ALPHA (a NaN p-value is not); else SAME."""
     if n == 0:
         return "no puzzle solved by both"
     if n < MIN_PAIRED:
         return f"too few puzzles (under {MIN_PAIRED})"
+    if not p_value < ALPHA:
+        return SAME
     if low > 1:
         return f"{a} faster"
     if high < 1:

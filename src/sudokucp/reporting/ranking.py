@@ -1,0 +1,293 @@
+"""The answer of a comparison, per class of puzzles (a data set, or each shape of a data set that
+mixes shapes): the backends ranked by the puzzles they solved, then by their time over the best's,
+the geometric mean of the per-puzzle ratios over the puzzles both solved, with its bootstrap
+interval (sudokucp.stats.paired). A backend that the paired test cannot tell from the best (the
+verdict "no difference measured", or too few puzzles in common) shares the best's rank: tied.
+
+Every function takes the per-puzzle frame (sudokucp.stats.one_line_per_puzzle): one line per
+backend and puzzle, repeats folded to their medians.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sudokucp.calibration import NOISY
+from sudokucp.i18n import N_, _, ngettext
+from sudokucp.reporting.text import interval, md, times
+from sudokucp.result import ANSWERED
+from sudokucp.stats import FLOOR_S, LEVEL, MIN_PAIRED, Paired, log_ratios, paired
+
+SOLVED = frozenset(status.value for status in ANSWERED)
+RULE = N_("Ranked by puzzles solved, then by the time over the best's: the geometric mean, over "
+          "the puzzles both solved, of the per-puzzle ratio (each puzzle's median over its "
+          "repeats), with its {level} bootstrap interval. A backend the paired test cannot tell "
+          "from the best (interval holding 1, Wilcoxon p of 0.05 or more, or under {min_paired} "
+          "puzzles in common) shares its rank: tied.")
+COLUMNS = ["class", "rank", "backend", "solved", "puzzles", "both", "ratio", "ci_low",
+           "ci_high", "wilcoxon_p", "tied", "above", "above_ratio", "above_low", "above_high",
+           "above_p", "above_verdict"]  # ranking.csv
+
+
+@dataclass(frozen=True)
+class Place:
+    """One backend's place in a class: its rank (shared when tied with the best), puzzles
+    solved of those it ran, and its time over the best's (ratio, interval low and high, the
+    Wilcoxon p-value) on `both` puzzles both solved; the best's ratio is 1."""
+
+    backend: str
+    rank: int
+    solved: int
+    puzzles: int
+    ratio: float
+    low: float
+    high: float
+    both: int
+    p_value: float
+    tied: bool
+    best: bool
+    above: Paired | None = None  # against the backend ranked just above (ratio: this one's
+    # time over that one's); None for the first
+
+
+def classes(puzzles: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The per-puzzle lines by class: a data set's name, or 'name, RxC' per shape when a data
+    set mixes shapes; data sets in name order."""
+    found: dict[str, pd.DataFrame] = {}
+    if puzzles.empty:
+        return found
+    shapes = puzzles["grid"].map(shape_label)
+    for dataset, group in puzzles.groupby("dataset", sort=True):
+        kinds = shapes[group.index]
+        if kinds.nunique() == 1:
+            found[str(dataset)] = group
+            continue
+        for shape, part in group.groupby(kinds, sort=False):
+            found[f"{dataset}, {shape}"] = part
+    return found
+
+
+def shape_label(grid: str) -> str:
+    """'9x9' for the one-line form of a 9x9 grid."""
+    side = math.isqrt(len(str(grid)))
+    return f"{side}x{side}"
+
+
+def rankings(puzzles: pd.DataFrame) -> dict[str, list[Place]]:
+    """Per class label, the backends in ranking order."""
+    return {label: places(group) for label, group in classes(puzzles).items()}
+
+
+def backend_order(puzzles: pd.DataFrame) -> list[str]:
+    """Every backend in one order over all puzzles (for legends): most solved first, then the
+    quickest against the best; no interval is drawn."""
+    if puzzles.empty:
+        return []
+    times, counts = _times(puzzles)
+    return _order(times, counts)
+
+
+def places(lines: pd.DataFrame) -> list[Place]:
+    """The backends of one class in ranking order, with their ratios to the best and to the one
+    above them."""
+    times, counts = _times(lines)
+    order = _order(times, counts)
+    if not order:
+        return []
+    best = order[0]
+    runs = lines.groupby("backend")["hash"].nunique()
+    found: list[Place] = []
+    for i, backend in enumerate(order):
+        solved, ran = int(counts[backend]), int(runs[backend])
+        if i == 0:
+            found.append(Place(best, 1, solved, ran, 1.0, 1.0, 1.0, solved, math.nan, False,
+                               True))
+            continue
+        p = _pair(times, best, backend)
+        tied = solved == counts[best] and not p.verdict.endswith(" faster")
+        above = p if i == 1 else _pair(times, order[i - 1], backend)
+        found.append(Place(backend, 1 if tied else i + 1, solved, ran, p.ratio, p.low, p.high,
+                           p.n, p.p_value, tied, False, above))
+    return found
+
+
+def _times(lines: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
+    """Seconds of the solved lines, a column per backend and a row per puzzle, and the puzzles
+    each backend solved (0 for one that solved none)."""
+    lines = lines.drop_duplicates(["backend", "hash"])
+    solved = lines[lines["status"].isin(SOLVED)]
+    times = solved.pivot(index="hash", columns="backend", values="seconds").astype(float)
+    backends = sorted(lines["backend"].unique())
+    return times.reindex(columns=backends), times.count().reindex(backends, fill_value=0)
+
+
+def _order(times: pd.DataFrame, counts: pd.Series) -> list[str]:
+    """Most solved first, then the least ratio to the first; the first is taken again until it
+    stays first (at most once per backend)."""
+    backends = list(counts.index)
+    if not backends:
+        return []
+    best = _start(times, counts)
+    order = backends
+    for _turn in backends:
+        ratios = {b: _point(times, best, b) for b in backends}
+        order = sorted(backends, key=lambda b: (-counts[b], ratios[b], b))
+        if order[0] == best:
+            break
+        best = order[0]
+    return order
+
+
+def _start(times: pd.DataFrame, counts: pd.Series) -> str:
+    """The first guess at the best: among those that solved the most, the least mean of log
+    times over the puzzles they all solved (over their own when they share none)."""
+    top = [b for b in counts.index if counts[b] == counts.max()]
+    common = times[top].dropna()
+    logs = np.log(np.maximum(common if len(common) else times[top], FLOOR_S))
+    return min(top, key=lambda b: (float(np.nanmean(logs[b])) if logs[b].notna().any()
+                                   else math.inf, b))
+
+
+def _point(times: pd.DataFrame, best: str, backend: str) -> float:
+    """The geometric mean of backend's time over best's on the puzzles both solved (inf for
+    none), without an interval."""
+    both = times[[best, backend]].dropna() if backend != best else times[[best]].dropna()
+    if both.empty:
+        return math.inf
+    return math.exp(float(log_ratios(both[best], both[backend]).mean()))
+
+
+def _pair(times: pd.DataFrame, a: str, b: str) -> Paired:
+    """The paired comparison of b's time over a's on the puzzles both solved."""
+    both = times[[a, b]].dropna()
+    return paired(both[a], both[b], a=a, b=b)
+
+
+def ranking_frame(ranked: dict[str, list[Place]]) -> pd.DataFrame:
+    """ranking.csv: a line per class and backend, in ranking order."""
+    lines = []
+    for label, found in ranked.items():
+        for place in found:
+            up = place.above
+            lines.append([label, place.rank, place.backend, place.solved, place.puzzles,
+                          place.both, place.ratio, place.low, place.high, place.p_value,
+                          place.tied, up.a if up else "", up.ratio if up else math.nan,
+                          up.low if up else math.nan, up.high if up else math.nan,
+                          up.p_value if up else math.nan, up.verdict if up else ""])
+    return pd.DataFrame(lines, columns=COLUMNS)
+
+
+def from_frame(frame: pd.DataFrame) -> dict[str, list[Place]]:
+    """ranking.csv read back as places (without the comparison to the one above)."""
+    ranked: dict[str, list[Place]] = {}
+    for line in frame.itertuples(index=False):
+        place = Place(str(line.backend), int(line.rank), int(line.solved), int(line.puzzles),
+                      float(line.ratio), float(line.ci_low), float(line.ci_high),
+                      int(line.both), float(line.wilcoxon_p), bool(line.tied), len(
+                          ranked.get(str(line[0]), [])) == 0)
+        ranked.setdefault(str(line[0]), []).append(place)
+    return ranked
+
+
+def rule() -> str:
+    """The scoring rule in one sentence, in the current language."""
+    return _(RULE).format(level=f"{LEVEL:.0%}", min_paired=MIN_PAIRED)
+
+
+Noise = Callable[[Place], str]  # a note on a place that a noise warning touches, or ''
+
+
+def place_text(place: Place, noise: Noise | None = None) -> str:
+    """'hybrid 1.24× [1.10, 1.41]': a backend and its time over the best's, with what to know
+    (tied, fewer solved, a noise warning that touches it)."""
+    notes = []
+    if place.best:
+        head = _("{backend} 1 (fastest)").format(backend=place.backend)
+    elif place.solved == 0:
+        head = _("{backend}: none solved").format(backend=place.backend)
+    elif place.both == 0:
+        head = _("{backend}: no puzzle solved by both it and the best").format(
+            backend=place.backend)
+    elif place.ratio >= 1:
+        head = f"{place.backend} {times(place.ratio)} {interval(place.low, place.high)}"
+    else:
+        head = _("{backend} {ratio} faster {interval}").format(
+            backend=place.backend, ratio=times(1 / place.ratio),
+            interval=interval(1 / place.high, 1 / place.low))
+    if place.tied:
+        notes.append(_("tied"))
+    if place.solved < place.puzzles:
+        notes.append(_("{solved}/{puzzles} solved").format(solved=place.solved,
+                                                           puzzles=place.puzzles))
+    if noise is not None and not place.best and place.both and noise(place):
+        notes.append(noise(place))
+    return head + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def headline_text(found: list[Place], noise: Noise | None = None) -> str:
+    """One class's ranking on one line, ' · ' between the places."""
+    return " · ".join(place_text(place, noise) for place in found)
+
+
+def class_text(label: str, found: list[Place]) -> str:
+    """'examples (6 puzzles)': a class and its puzzles."""
+    count = max((place.puzzles for place in found), default=0)
+    return ngettext("{label} ({count} puzzle)", "{label} ({count} puzzles)", count).format(
+        label=label, count=count)
+
+
+def noise_marks(settings: Mapping[str, Any]) -> Noise | None:
+    """The note that a bench's noise warnings put on a headline ratio: with the CPU time
+    measured, a ratio within the calibration's CPU spread of 1; with the wall time, every ratio
+    once a warning was given. None when no warning touches a ratio."""
+    found = settings.get("calibration") or {}
+    warned = bool(settings.get("warnings"))
+    if settings.get("measure") == "wall" and warned:
+        return lambda place: _("wall times on a busy machine: see the noise warnings")
+    spread = found.get("cpu_spread") if isinstance(found, Mapping) else None
+    if not warned or spread is None or float(spread) <= NOISY:
+        return None
+    share = float(spread)
+
+    def mark(place: Place) -> str:
+        if 1 / (1 + share) < place.ratio < 1 + share:
+            return _("within the calibration's CPU spread of {share}: see the noise "
+                     "warnings").format(share=f"{share:.0%}")
+        return ""
+
+    return mark
+
+
+def markdown_lines(ranked: dict[str, list[Place]], noise: Noise | None = None) -> list[str]:
+    """The headline in Markdown: a list item per class, then the scoring rule; names escaped."""
+    if not ranked:
+        return [_("No run finished: no ranking.")]
+    items = [f"- **{md(class_text(label, found))}**: {md(headline_text(found, noise))}"
+             for label, found in ranked.items()]
+    return [*items, "", md(rule())]
+
+
+def console_lines(ranked: dict[str, list[Place]], noise: Noise | None = None) -> list[str]:
+    """The headline for the terminal: a line per class, then the scoring rule."""
+    if not ranked:
+        return [_("No run finished: no ranking.")]
+    return [*(f"{class_text(label, found)}: {headline_text(found, noise)}"
+              for label, found in ranked.items()), rule()]
+
+
+def html_headline(ranked: dict[str, list[Place]], noise: Noise | None = None) -> str:
+    """The headline as an HTML section (id 'headline'), every name escaped."""
+    items = "".join(f"<li><b>{html.escape(class_text(label, found))}</b>: "
+                    f"{html.escape(headline_text(found, noise))}</li>"
+                    for label, found in ranked.items())
+    body = (f"<ul>{items}</ul>\n<p class=\"note\">{html.escape(rule())}</p>" if ranked else
+            f"<p>{html.escape(_('No run finished: no ranking.'))}</p>")
+    return (f'<section id="headline"><h2>{html.escape(_("Answer"))}</h2>\n{body}'
+            f"</section>")
