@@ -5,9 +5,11 @@ to a fixpoint on the engine's board, easiest first, and each Step it yields carr
 (sudokucp.engine.step). This module only turns steps into sentences, e.g. `pointing: in box 4,
 digit 7 lies only in row 5, so 7 leaves r5c7 and r5c9`; a sweep of singles becomes a sentence per
 digit placed. Where no technique applies, the path ends by naming the guess a search would make
-(fewest candidates); a contradiction is told from the board the engine left. Any shape.
+(fewest candidates); a contradiction is told from the board the engine left. Any shape, any
+rules: a variant's units are named as its rules name them (region 3, diagonal r1c1-r9c9, window 2).
 
-Glossary: b = the engine's Board, geo = the shape's Geometry (unit names), a move = one sentence.
+Glossary: b = the engine's Board, frame = the shape and the name of each of the engine's units,
+a move = one sentence.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from itertools import islice
 
 from sudokucp.engine.propagation import Board, blank, consistent, digits_of, mask_of, place, start
 from sudokucp.engine.step import Step
+from sudokucp.engine.tables import tables
 from sudokucp.engine.techniques import TECHNIQUES, deduce
 from sudokucp.i18n import N_, _
-from sudokucp.puzzle import Geometry, Puzzle, Shape, symbol
+from sudokucp.puzzle import Puzzle, Shape, symbol
+from sudokucp.rules import layout
 
 HINT_LEVELS = (1, 2, 3)  # the technique; where to look; the move
 
@@ -40,7 +44,35 @@ WITH_ARTICLE = {  # the same name after "look for" (French names have a gender)
     "hidden triple": N_("a hidden triple"), "hidden quad": N_("a hidden quad"),
     "x-wing": N_("an x-wing"), "swordfish": N_("a swordfish"),
 }
-UNIT_KINDS = (N_("row {number}"), N_("column {number}"), N_("box {number}"))
+UNIT_KINDS = {  # a unit's kind (its name in sudokucp.rules less the last word) in sentences
+    "row": N_("row {number}"), "column": N_("column {number}"), "box": N_("box {number}"),
+    "region": N_("region {number}"), "window": N_("window {number}"),
+    "diagonal": N_("diagonal {cells}"), "unit": N_("unit {cells}"), "cage": N_("cage {cells}"),
+}
+LINES = ("row", "column")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The shape and the English name of each unit of the engine's tables ('row 3', 'region 2')."""
+
+    shape: Shape
+    units: tuple[str, ...]
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Frame:
+        """The frame of a puzzle under its rules: the classic grid's rows, columns and boxes, or
+        a variant's full groups as its layout names them."""
+        shape, rules = puzzle.shape, puzzle.rules
+        lay = layout(shape, rules)
+        names: dict[tuple[int, ...], str] = {}
+        for name, group in zip(lay.names, lay.groups):
+            names.setdefault(tuple(sorted(group)), name)
+        return cls(shape, tuple(names[tuple(sorted(u))] for u in tables(shape, rules).units))
+
+    def kind(self, unit: int) -> str:
+        """'row', 'column', 'box', 'region', 'diagonal', ...: the name less its last word."""
+        return self.units[unit].rsplit(" ", 1)[0]
 
 
 @dataclass(frozen=True)
@@ -78,15 +110,17 @@ def cell_text(shape: Shape, cell: int) -> str:
     return _("r{row}c{column}").format(row=cell // shape.side + 1, column=cell % shape.side + 1)
 
 
-def unit_text(geo: Geometry, unit: int) -> str:
-    """'row 3', 'column 5', 'box 9' in the current language."""
-    n = geo.shape.side
-    return _(UNIT_KINDS[unit // n]).format(number=unit % n + 1)
+def unit_text(frame: Frame, unit: int) -> str:
+    """'row 3', 'column 5', 'box 9', 'region 2' in the current language."""
+    kind, label = frame.units[unit].rsplit(" ", 1)
+    if kind not in UNIT_KINDS:
+        return frame.units[unit]
+    return _(UNIT_KINDS[kind]).format(number=label, cells=label)
 
 
-def cells_text(geo: Geometry, cells: Sequence[int]) -> str:
+def cells_text(frame: Frame, cells: Sequence[int]) -> str:
     """Cells in players' notation, as a list in words."""
-    return words([cell_text(geo.shape, c) for c in cells])
+    return words([cell_text(frame.shape, c) for c in cells])
 
 
 def digits_text(mask: int) -> str:
@@ -106,74 +140,77 @@ def with_article(technique: str) -> str:
 
 # --- a step in words ---------------------------------------------------------------------------
 
-def tell_naked_singles(geo: Geometry, name: str, step: Step) -> list[Move]:
+def tell_naked_singles(frame: Frame, name: str, step: Step) -> list[Move]:
     """A sentence per cell that had one candidate left."""
     moves = []
     for c, d in step.placed:
-        cell = cell_text(geo.shape, c)
+        cell = cell_text(frame.shape, c)
         text = _("{technique}: {cell} can only be {digit}, every other digit is among its "
                  "peers").format(technique=_(name), cell=cell, digit=symbol(d))
         moves.append(Move(name, cell, text, placed=((c, d),)))
     return moves
 
 
-def tell_hidden_singles(geo: Geometry, name: str, step: Step) -> list[Move]:
+def tell_hidden_singles(frame: Frame, name: str, step: Step) -> list[Move]:
     """A sentence per digit that had one place left in a unit."""
     moves = []
     for (c, d), u in zip(step.placed, step.units):
-        unit = unit_text(geo, u)
+        unit = unit_text(frame, u)
         text = _("{technique}: in {unit}, digit {digit} fits only {cell}").format(
-            technique=_(name), unit=unit, digit=symbol(d), cell=cell_text(geo.shape, c))
+            technique=_(name), unit=unit, digit=symbol(d), cell=cell_text(frame.shape, c))
         moves.append(Move(name, unit, text, placed=((c, d),)))
     return moves
 
 
-def tell_confined(geo: Geometry, name: str, step: Step) -> list[Move]:
-    """Pointing and claiming: a digit of one unit confined to its crossing with another."""
-    inside, there = (unit_text(geo, u) for u in step.units)
+def tell_confined(frame: Frame, name: str, step: Step) -> list[Move]:
+    """Pointing and claiming: a digit of one unit confined to its crossing with another; named
+    by the units (a line's digit confined to a box or region is claiming, whatever the engine's
+    order of the two units)."""
+    name = title("claiming" if frame.kind(step.units[0]) in LINES else "pointing")
+    inside, there = (unit_text(frame, u) for u in step.units)
     text = _("{technique}: in {unit}, digit {digit} lies only in {there}, so {digit} leaves "
              "{cells}").format(technique=_(name), unit=inside, there=there,
                                digit=symbol(step.mask.bit_length()),
-                               cells=cells_text(geo, [c for c, _d in step.eliminated]))
+                               cells=cells_text(frame, [c for c, _d in step.eliminated]))
     return [Move(name, inside, text, removed=step.eliminated)]
 
 
-def tell_naked_subset(geo: Geometry, name: str, step: Step) -> list[Move]:
+def tell_naked_subset(frame: Frame, name: str, step: Step) -> list[Move]:
     """k cells of a unit holding k digits between them."""
-    where = unit_text(geo, step.units[0])
+    where = unit_text(frame, step.units[0])
     gone = sorted({c for c, _d in step.eliminated})
     text = _("{technique}: in {unit}, {cells} hold only {digits}, so {digits} leave "
-             "{others}").format(technique=_(name), unit=where, cells=cells_text(geo, step.cells),
-                                digits=digits_text(step.mask), others=cells_text(geo, gone))
+             "{others}").format(technique=_(name), unit=where, cells=cells_text(frame, step.cells),
+                                digits=digits_text(step.mask), others=cells_text(frame, gone))
     return [Move(name, where, text, removed=step.eliminated)]
 
 
-def tell_hidden_subset(geo: Geometry, name: str, step: Step) -> list[Move]:
+def tell_hidden_subset(frame: Frame, name: str, step: Step) -> list[Move]:
     """k digits of a unit confined to k cells."""
-    where = unit_text(geo, step.units[0])
-    lost = "; ".join(f"{cell_text(geo.shape, c)}: "
+    where = unit_text(frame, step.units[0])
+    lost = "; ".join(f"{cell_text(frame.shape, c)}: "
                      f"{words([symbol(d) for x, d in step.eliminated if x == c])}"
                      for c in step.cells if any(x == c for x, _d in step.eliminated))
     text = _("{technique}: in {unit}, digits {digits} fit only {cells}, so the other "
              "candidates leave those cells ({lost})").format(
         technique=_(name), unit=where, digits=digits_text(step.mask),
-        cells=cells_text(geo, step.cells), lost=lost)
+        cells=cells_text(frame, step.cells), lost=lost)
     return [Move(name, where, text, removed=step.eliminated)]
 
 
-def tell_fish(geo: Geometry, name: str, step: Step) -> list[Move]:
+def tell_fish(frame: Frame, name: str, step: Step) -> list[Move]:
     """A digit of k lines confined to k lines across them."""
     k = len(step.units) // 2
-    lines = words([unit_text(geo, u) for u in step.units[:k]])
-    across = words([unit_text(geo, u) for u in step.units[k:]])
+    lines = words([unit_text(frame, u) for u in step.units[:k]])
+    across = words([unit_text(frame, u) for u in step.units[k:]])
     text = _("{technique}: digit {digit} lies only in {across} within {lines}, so {digit} "
              "leaves {cells}").format(technique=_(name), digit=symbol(step.mask.bit_length()),
                                       across=across, lines=lines,
-                                      cells=cells_text(geo, [c for c, _d in step.eliminated]))
+                                      cells=cells_text(frame, [c for c, _d in step.eliminated]))
     return [Move(name, lines, text, removed=step.eliminated)]
 
 
-Teller = Callable[[Geometry, str, Step], list[Move]]
+Teller = Callable[[Frame, str, Step], list[Move]]
 TELLERS: dict[str, Teller] = {
     "naked_single": tell_naked_singles, "hidden_single": tell_hidden_singles,
     "pointing": tell_confined, "claiming": tell_confined,
@@ -183,38 +220,39 @@ TELLERS: dict[str, Teller] = {
 }
 
 
-def tell(geo: Geometry, name: str, step: Step) -> list[Move]:
+def tell(frame: Frame, name: str, step: Step) -> list[Move]:
     """The sentences of one step of technique `name`."""
-    return TELLERS[name](geo, title(name), step)
+    return TELLERS[name](frame, title(name), step)
 
 
 # --- the ends of a path ------------------------------------------------------------------------
 
 def diagnose_givens(puzzle: Puzzle) -> str:
     """Why the givens cannot stand: a digit given twice among peers, or a cell they leave bare."""
-    geo, cells = puzzle.geometry, puzzle.cells
+    frame, cells = Frame.of(puzzle), puzzle.cells
+    peers = tables(puzzle.shape, puzzle.rules).peers
     for c, v in enumerate(cells):
-        if v and any(cells[p] == v for p in geo.peers[c]):
+        if v and any(cells[p] == v for p in peers[c]):
             return _("digit {digit} appears twice among the peers of {cell}").format(
-                digit=symbol(v), cell=cell_text(geo.shape, c))
+                digit=symbol(v), cell=cell_text(frame.shape, c))
     b = blank(puzzle.shape)
     for c, v in enumerate(cells):
         if v and not place(b, c, 1 << (v - 1)):
             break
-    return diagnose(b, geo) or _("the givens leave no room for every digit")
+    return diagnose(b, frame) or _("the givens leave no room for every digit")
 
 
-def diagnose(b: Board, geo: Geometry) -> str | None:
+def diagnose(b: Board, frame: Frame) -> str | None:
     """What the board of a contradiction shows: a cell without candidates, or a digit without a
     place in a unit; None when it shows neither."""
     for c, (m, v) in enumerate(zip(b.cand, b.vals)):
         if not m and not v:
-            return _("{cell} has no candidate left").format(cell=cell_text(geo.shape, c))
-    for u, unit in enumerate(geo.units):
+            return _("{cell} has no candidate left").format(cell=cell_text(frame.shape, c))
+    for u, unit in enumerate(b.t.units):
         lost = b.free[u] & ~mask_of(b.cand, unit)
         if lost:
             return _("digit {digit} has no place left in {unit}").format(
-                digit=symbol((lost & -lost).bit_length()), unit=unit_text(geo, u))
+                digit=symbol((lost & -lost).bit_length()), unit=unit_text(frame, u))
     return None
 
 
@@ -224,11 +262,11 @@ def contradiction(reason: str) -> Move:
     return Move("contradiction", "", text, kind="contradiction")
 
 
-def stuck(b: Board, geo: Geometry) -> Move:
+def stuck(b: Board, frame: Frame) -> Move:
     """The end of the logic: how many cells are open and the guess a search would make."""
     open_cells = [c for c, v in enumerate(b.vals) if not v]
     cell = min(open_cells, key=lambda c: (b.cand[c].bit_count(), c))
-    name = cell_text(geo.shape, cell)
+    name = cell_text(frame.shape, cell)
     text = _("stuck: no technique applies with {count} cells open; a search would guess at "
              "{cell}, which has the fewest candidates ({digits})").format(
         count=len(open_cells), cell=name, digits=digits_text(b.cand[cell]))
@@ -242,7 +280,7 @@ def solved() -> Move:
 
 def walk(puzzle: Puzzle) -> Iterator[Move]:
     """Every move of the logic backend's path, then `solved`, `stuck` or `contradiction`."""
-    geo, b = puzzle.geometry, start(puzzle)
+    frame, b = Frame.of(puzzle), start(puzzle)
     if b is False:
         yield contradiction(diagnose_givens(puzzle))
         return
@@ -250,13 +288,13 @@ def walk(puzzle: Puzzle) -> Iterator[Move]:
         if step is False:
             why = _("the cells and digits of {a_technique} cannot all be filled").format(
                 a_technique=with_article(title(name)))
-            yield contradiction(diagnose(b, geo) or why)
+            yield contradiction(diagnose(b, frame) or why)
             return
-        yield from tell(geo, name, step)
+        yield from tell(frame, name, step)
     if not consistent(b):
-        yield contradiction(diagnose(b, geo) or _("a unit cannot be filled"))
+        yield contradiction(diagnose(b, frame) or _("a unit cannot be filled"))
         return
-    yield stuck(b, geo) if b.open else solved()
+    yield stuck(b, frame) if b.open else solved()
 
 
 def explain(puzzle: Puzzle, *, max_steps: int | None = None) -> Iterator[Move]:
