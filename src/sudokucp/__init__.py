@@ -17,7 +17,7 @@ from sudokucp.result import Result, Status
 __version__ = "0.1.0"
 
 LAZY = {  # name: the module that holds it, imported when the name is first read
-    **dict.fromkeys(("compare", "Comparison", "explain", "trace", "draw", "ladder"),
+    **dict.fromkeys(("compare", "Comparison", "explain", "trace", "draw", "ladder", "solve"),
                     "sudokucp.api"),
     "get_backend": "sudokucp.backends",
     "load_puzzles": "sudokucp.io.formats",

@@ -463,6 +463,24 @@ def trace(puzzle: Puzzle | str, backend: str = "naive", *, max_steps: int = 2000
     return Trace(events)
 
 
+def solve(puzzle: Puzzle | str, backend: str = "naive", *, limit: int = 1,
+          timeout: float | None = None) -> Result:
+    """One grid solved by one backend ('mrv:order=static'), up to `limit` solutions (0: all),
+    every one judged as bench judges them: one the judge refuses makes the result WRONG. A
+    backend that cannot look at the clock runs, under a `timeout`, in a worker killed at it."""
+    from sudokucp.backends import from_spec
+    from sudokucp.executors import ResourceLimits, Task, make_executor
+    from sudokucp.runcheck import judged
+
+    puzzle, solver = as_puzzle(puzzle), from_spec(backend)
+    if timeout is None or solver.interruptible:
+        return judged(puzzle, solver.solve(puzzle, limit=limit, time_limit=timeout))
+    limits = ResourceLimits(time_limit=timeout, cores=solver.cores)
+    with make_executor("local", jobs=1) as executor:
+        executor.submit(Task(puzzle.digest, solver.label, puzzle, limit, limits))
+        return judged(puzzle, next(iter(executor.results())).result)
+
+
 # --- the ladder -------------------------------------------------------------------------------
 
 def puzzle_sets(puzzles: PuzzlesLike, max_puzzles: int | None = None, name: str = GRIDS

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import platform
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +15,7 @@ from sudokucp.executors import Outcome
 from sudokucp.io.formats import to_line
 from sudokucp.isomorph import Transform, apply
 from sudokucp.puzzle import Grid, Puzzle
-from sudokucp.result import Row, Status
+from sudokucp.result import Result, Row, Status
 
 
 @dataclass(frozen=True)
@@ -33,17 +33,17 @@ def verify(outcome: Outcome, measure: str = "cpu") -> Row:
     solution the judge refuses makes it WRONG."""
     task, result = outcome.task, outcome.result
     puzzle, solutions = as_given(task.puzzle, result.solutions, task.meta.get("back"))
-    bad = [s for s in solutions if not is_solution(puzzle, s)]
+    refused = refusal(puzzle, solutions)
     status, error = result.status, result.error
-    if bad:
-        status, error = Status.WRONG, "invalid solution: " + "; ".join(explain(puzzle, bad[0])[:3])
+    if refused:
+        status, error = Status.WRONG, refused
     shape = puzzle.shape
     row = Row(
         key=task.key, backend=task.spec, name=task.meta.get("name"),
         options=task.meta.get("options", {}), dataset=task.meta.get("dataset", ""),
         puzzle=puzzle.name, hash=puzzle.digest, box=f"{shape.box_rows}x{shape.box_cols}",
         grid=task.meta.get("grid") or puzzle.to_line(), status=status,
-        verified=(not bad) if solutions else None, seconds=result.seconds,
+        verified=(refused is None) if solutions else None, seconds=result.seconds,
         cpu=result.cpu, wall=result.seconds, rss_mb=outcome.rss_mb,
         repeat=task.meta.get("repeat", 0), form=task.meta.get("form", 0), count=result.count,
         complete=result.complete, solutions=tuple(to_line(shape, s) for s in solutions),
@@ -53,6 +53,26 @@ def verify(outcome: Outcome, measure: str = "cpu") -> Row:
         limit_hit=outcome.limit_hit, measure="wall",
         versions={"backend": task.meta.get("version"), "python": platform.python_version()})
     return measured(row, measure)
+
+
+def refusal(puzzle: Puzzle, solutions: Iterable[Grid]) -> str | None:
+    """Why the judge refuses the first of `solutions` that does not solve `puzzle`
+    ('invalid solution: ...'), or None when it refuses none."""
+    bad = next((s for s in solutions if not is_solution(puzzle, s)), None)
+    return None if bad is None else "invalid solution: " + "; ".join(explain(puzzle, bad)[:3])
+
+
+def judged(puzzle: Puzzle, result: Result, refused: Sequence[Grid] = ()) -> Result:
+    """`result` with every claimed solution judged, as bench judges them: one the judge refuses
+    (among its solutions, or in `refused`: streamed ones a caller kept from showing) makes it
+    WRONG with the reason as its error; only the accepted solutions stay, the count is the
+    claimed one."""
+    why = refusal(puzzle, [*refused, *result.solutions])
+    if why is None:
+        return result
+    good = tuple(s for s in result.solutions if is_solution(puzzle, s))
+    return dataclasses.replace(result, status=Status.WRONG, error=why, solutions=good,
+                               found=None if result.count == len(good) else result.count)
 
 
 def as_given(searched: Puzzle, solutions: Sequence[Grid], back: Mapping[str, Any] | None

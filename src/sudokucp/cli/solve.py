@@ -19,7 +19,7 @@ from sudokucp.backends import (
     unavailable_reason,
 )
 from sudokucp.backends.base import Backend, OnSolution
-from sudokucp.check import explain
+from sudokucp.check import explain, is_solution
 from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_UNSOLVED,
@@ -190,6 +190,8 @@ DISPLAYS: dict[str, Callable[[bool, bool], Display]] = {  # format -> (count onl
     "numeric": partial(WriterDisplay, "numeric"), "json": JsonDisplay}
 
 
+COUNT_JUDGED = 1  # solutions a count keeps for the judge (none is shown)
+
 # puzzle, limit, solutions to keep, where solutions stream (in this process only)
 Solver = Callable[[Puzzle, int, int | None, OnSolution | None], Result]
 
@@ -273,15 +275,28 @@ def _line_batch(args: argparse.Namespace, backend: Backend, limit: int) -> FileB
 def _solve_one(solve: Solver, puzzle: Puzzle, limit: int, count_only: bool,
                display: Display, rng: random.Random | None = None) -> Result:
     """Solve and show one grid (a random isomorph of it with `rng`, mapped back): the solutions
-    as they come (or at the end when they come back from a worker), then its status line; a
-    MEMOUT says how the cap was met."""
+    as they come (or at the end when they come back from a worker), each judged first (one the
+    judge refuses is not shown and makes the grid WRONG), then its status line; a MEMOUT says
+    how the cap was met."""
+    from sudokucp.runcheck import judged
+
     display.head(puzzle)
     stream = display.streams and not count_only
     searched, back = _form(puzzle, rng)
-    result = solve(searched, limit, 0 if count_only else None,
-                   (lambda grid: display.solution(puzzle, back(grid))) if stream else None)
+    refused: list[Grid] = []  # streamed solutions the judge refused, shown as WRONG instead
+
+    def shown(grid: Grid) -> None:
+        grid = back(grid)
+        if is_solution(puzzle, grid):
+            display.solution(puzzle, grid)
+        elif not refused:
+            refused.append(grid)
+
+    result = solve(searched, limit, COUNT_JUDGED if count_only else None,
+                   shown if stream else None)
     result = dataclasses.replace(result, solutions=tuple(map(back, result.solutions)))
-    for grid in result.solutions if display.streams else ():
+    result = judged(puzzle, result, refused)
+    for grid in result.solutions if display.streams and not count_only else ():
         display.solution(puzzle, grid)
     display.tail(puzzle, result)
     sys.stdout.flush()
