@@ -20,10 +20,34 @@ def _bench(out: Path, *more: str, backend: str = "mrv") -> list[str]:
 
 
 def test_a_bench_where_no_run_answered_counts_its_statuses_and_exits_1(tmp_path, capsys):
-    assert main(_bench(tmp_path / "out", backend="command:run=/no/such/solver {file}")) == 1
+    assert main(_bench(tmp_path / "out", backend="command:run=false {file}")) == 1
     done = capsys.readouterr()
     assert "2 runs: 2 error" in done.out
     assert "no run answered" in done.err and "Traceback" not in done.err
+
+
+def test_a_command_whose_program_is_missing_is_refused_before_any_run(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(_bench(out, backend="command:run=no-such-solver-here {file}")) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "'no-such-solver-here' is not on PATH" in err
+    assert not (out / RESULTS).exists()
+    assert main(_bench(out, backend=f"command:run={tmp_path / 'absent'} {{file}}")) == 2
+    assert "is not an executable file" in capsys.readouterr().err
+
+
+def test_errors_are_grouped_by_backend_on_the_console_and_exit_1(tmp_path, capsys):
+    both = ["mrv", "command:run=false {file}"]
+    assert main([*_bench(tmp_path / "out", backend=both[0]), "--backends", *both]) == 1
+    done = capsys.readouterr()
+    out = done.out.splitlines()
+    start = out.index("Runs that ended in error or crash, by backend and reason:")
+    assert out[start + 1].startswith("  command:run=false {file}: 2 runs error: RuntimeError: ")
+    assert out[out.index("Answer:") + 1].startswith("4x4 (2 puzzles): mrv 1 (fastest) · ")
+    assert "2 runs ended in error or crash: command:run=false {file} (2 error)" in done.err
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    assert summary.index("## Answer") < summary.index("## Errors and crashes")
+    assert "- **command:run=false {file}**: 2 runs error: RuntimeError" in summary
 
 
 def test_a_bench_that_answered_counts_its_statuses_and_exits_0(tmp_path, capsys):

@@ -116,14 +116,17 @@ def test_the_summary_takes_each_puzzles_median_over_its_repeats():
 
 
 def test_the_pairs_table_names_a_faster_backend_only_outside_the_interval():
-    pairs = pairs_frame(results_frame(_repeated(PLAN))).set_index(["a", "b"])
+    frame = pairs_frame(results_frame(_repeated(PLAN)))
+    assert (frame["ratio"] >= 1).all()  # one direction: a is `ratio` times slower than b
+    pairs = frame.set_index(["a", "b"])
     assert list(pairs.columns) == ["puzzles", "ratio", "ci_low", "ci_high", "a_faster", "ties",
                                    "b_faster", "wilcoxon_p", "verdict"]
-    slow = pairs.loc[("a", "b")]
+    slow = pairs.loc[("b", "a")]  # b is 1.5x slower than a
     assert slow["ratio"] == pytest.approx(1.5) and slow["verdict"] == "a faster"
-    assert slow[["puzzles", "a_faster", "ties", "b_faster"]].tolist() == [8, 8, 0, 0]
+    assert 1 < slow["ci_low"] <= 1.5 <= slow["ci_high"]
+    assert slow[["puzzles", "a_faster", "ties", "b_faster"]].tolist() == [8, 0, 0, 8]
     assert slow["wilcoxon_p"] == pytest.approx(2 / 2**8)  # exact: every sign the same
-    mixed = pairs.loc[("a", "c")]  # 1.3x either way, four times each
+    mixed = frame[frame[["a", "b"]].apply(set, axis=1) == {"a", "c"}].iloc[0]  # 1.3x both ways
     assert mixed["ratio"] == pytest.approx(1.0)
     assert mixed["ci_low"] < 1 < mixed["ci_high"] and mixed["verdict"] == SAME
     assert mixed[["a_faster", "ties", "b_faster"]].tolist() == [4, 0, 4]
@@ -170,9 +173,9 @@ def test_the_written_reports_hold_the_pairs_and_the_warnings(tmp_path):
     settings = SETTINGS | {"warnings": ["calibration spread 40% of its median"]}
     write_reports(rows, [], tmp_path, settings)
     assert len((tmp_path / "results.csv").read_text().splitlines()) == 33
-    assert (tmp_path / "pairs.csv").read_text().splitlines()[1].startswith("a,b,8,1.5,")
+    assert (tmp_path / "pairs.csv").read_text().splitlines()[1].startswith("b,a,8,1.5,")
     text = (tmp_path / "summary.md").read_text()
-    assert "## Pairs of backends" in text and "| a faster |" in text
+    assert "## Pairs that matter" in text and "| a faster |" in text
     page = (tmp_path / "report.html").read_text()
     assert 'id="pairs"' in page and 'class="warning"' in page
     assert "calibration spread 40% of its median" in page
@@ -183,9 +186,10 @@ def test_reports_of_no_run_are_headers_and_say_so(tmp_path):
     files = write_reports([], [], tmp_path, {"timeout": 1.0, "limit": 1})
     names = {path.name for path in files}
     assert names == {"results.csv", "summary.csv", "scores.csv", "pairs.csv", "instances.csv",
-                     "summary.md", "report.html"}
+                     "ranking.csv", "summary.md", "report.html"}
     for name, first in (("results.csv", "dataset,puzzle"), ("summary.csv", "backend,dataset"),
                         ("scores.csv", "backend,puzzles"), ("pairs.csv", "a,b"),
+                        ("ranking.csv", "class,rank,backend"),
                         ("instances.csv", "dataset,puzzle")):
         lines = (tmp_path / name).read_text().splitlines()
         assert len(lines) == 1 and lines[0].startswith(first), name

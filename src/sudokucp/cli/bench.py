@@ -26,6 +26,8 @@ from sudokucp.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from sudokucp.harness import BenchOutcome
     from sudokucp.result import Row, Status
 
@@ -172,6 +174,23 @@ def _executor_options(args: argparse.Namespace) -> dict[str, object]:
         raise CommandError(str(err)) from None
 
 
+def refuse_missing_programs(specs: Sequence[str]) -> None:
+    """A `command:` backend whose program cannot start here is refused before any run, as a
+    preset whose program is missing is (BackendUnavailable: exit 2, one line)."""
+    from sudokucp.backends import BackendUnavailable, from_spec
+    from sudokucp.backends.command import missing_program
+    from sudokucp.i18n import _
+
+    for spec in specs:
+        if spec.strip().lower() == "all":
+            continue
+        backend = from_spec(spec)
+        reason = missing_program(backend)
+        if reason:
+            raise BackendUnavailable(_("backend {label!r}: {reason}").format(
+                label=backend.label, reason=reason))
+
+
 def run_bench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -198,6 +217,7 @@ def run_bench(args: argparse.Namespace) -> int:
     require_cpu_limit(args.cpu_limit)
     cluster = _executor_options(args)
     specs = [s for item in args.backends for s in split_specs(item)]
+    refuse_missing_programs(specs)
     command = shlex.join(["sudoku-cp", *args.argv]) if getattr(args, "argv", None) else None
     puzzles = [puzzle_source(p) for p in args.puzzles]
     config = BenchConfig(backends=specs, puzzles=puzzles, out=Path(args.out), limit=args.limit,
@@ -233,9 +253,32 @@ def run_bench(args: argparse.Namespace) -> int:
     for d in outcome.disagreements:
         print(f"DISAGREEMENT {d.puzzle} ({d.hash}): {d.message}")
     print(_("wrote {files}").format(files=", ".join(str(p) for p in outcome.files)))
+    for line in [*failure_lines(outcome.rows), *headline_lines(outcome, config.out)]:
+        print(line)
     if outcome.interrupted:
         return _stopped(received)
     return exit_status(outcome, args.fail_on_disagreement)
+
+
+def failure_lines(rows: Sequence[Row]) -> list[str]:
+    """The reasons of the runs that ended in error or crash, grouped and counted per backend."""
+    from sudokucp.reporting.failures import console_lines, failures
+
+    return console_lines(failures((row.backend, row.status, row.error) for row in rows))
+
+
+def headline_lines(outcome: BenchOutcome, out: Path) -> list[str]:
+    """The answer, last: the ranking per data set as ranking.csv holds it, and its rule."""
+    import pandas as pd
+
+    from sudokucp.i18n import _
+    from sudokucp.reporting.ranking import console_lines, from_frame, noise_marks
+
+    path = out / "ranking.csv"
+    if not any(p.name == path.name for p in outcome.files):  # no table written
+        return []
+    ranked = from_frame(pd.read_csv(path, keep_default_na=False, na_values=[""]))
+    return ["", _("Answer:"), *console_lines(ranked, noise_marks(outcome.settings))]
 
 
 def status_counts(rows: Sequence[Row]) -> str:
@@ -251,12 +294,19 @@ def status_counts(rows: Sequence[Row]) -> str:
 
 
 def exit_status(outcome: BenchOutcome, fail_on_disagreement: bool) -> int:
-    """1 on disagreements (unless told otherwise) or when no run answered (SOLVED or UNSAT),
-    2 when puzzle lines were unreadable, 0 otherwise."""
+    """1 on disagreements (unless told otherwise), when no run answered (SOLVED or UNSAT) or
+    when a run ended in error or crash (which ones said), 2 when puzzle lines were unreadable,
+    0 otherwise."""
+    from sudokucp.reporting.failures import failures, summary_line
+
     if outcome.disagreements and fail_on_disagreement:
         return EXIT_UNSOLVED
     if not any(row.answered for row in outcome.rows):
         fail("no run answered (solved or unsat): see the statuses above and results.csv's "
              "error column")
+        return EXIT_UNSOLVED
+    failed = failures((row.backend, row.status, row.error) for row in outcome.rows)
+    if failed:
+        fail(summary_line(failed))
         return EXIT_UNSOLVED
     return EXIT_USAGE if outcome.problems else EXIT_OK

@@ -39,6 +39,8 @@ class Page:
     pairs: pd.DataFrame | None = None  # the paired comparisons; None: no such section
     warnings: Sequence[str] = ()  # the bench's measurement warnings, shown highlighted
     noise_note: str = ""  # said under "Measurement noise" when there is no warning
+    headline: str = ""  # the answer first: the ranking per data set (ranking.html_headline)
+    failures: str = ""  # the reasons of the error and crash runs (failures.html_section)
 
 
 def _asset(name: str) -> str:
@@ -49,7 +51,8 @@ def _asset(name: str) -> str:
 def render(page: Page, title: str | None = None) -> str:
     """The whole page as one string, its headings in the current language."""
     title = _("Comparison") if title is None else title
-    body = [f"<h1>{html.escape(title)}</h1>", _list(page.settings), _noise(page),
+    body = [f"<h1>{html.escape(title)}</h1>", page.headline, _noise(page), page.failures,
+            f"<h2>{html.escape(_('Settings'))}</h2>", _list(page.settings),
             _section(_("Scores"), "scores", page.scores, page.notes.get("scores", ""))]
     if page.pairs is not None:
         body.append(_section(_("Pairs of backends"), "pairs", page.pairs,

@@ -21,7 +21,7 @@ import pandas as pd
 
 from sudokucp.calibration import NOISY
 from sudokucp.i18n import N_, _, ngettext
-from sudokucp.reporting.text import interval, md, times
+from sudokucp.reporting.text import interval, md, sig, times
 from sudokucp.result import ANSWERED
 from sudokucp.stats import FLOOR_S, LEVEL, MIN_PAIRED, Paired, log_ratios, paired
 
@@ -55,6 +55,7 @@ class Place:
     best: bool
     above: Paired | None = None  # against the backend ranked just above (ratio: this one's
     # time over that one's); None for the first
+    verdict: str = ""  # the paired verdict against the best
 
 
 def classes(puzzles: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -114,7 +115,7 @@ def places(lines: pd.DataFrame) -> list[Place]:
         tied = solved == counts[best] and not p.verdict.endswith(" faster")
         above = p if i == 1 else _pair(times, order[i - 1], backend)
         found.append(Place(backend, 1 if tied else i + 1, solved, ran, p.ratio, p.low, p.high,
-                           p.n, p.p_value, tied, False, above))
+                           p.n, p.p_value, tied, False, above, p.verdict))
     return found
 
 
@@ -202,28 +203,25 @@ def rule() -> str:
 
 
 Noise = Callable[[Place], str]  # a note on a place that a noise warning touches, or ''
+Name = Callable[[str], str]  # how a name from the runs is written (escaped for Markdown)
 
 
-def place_text(place: Place, noise: Noise | None = None) -> str:
+def place_text(place: Place, noise: Noise | None = None, name: Name = str) -> str:
     """'hybrid 1.24× [1.10, 1.41]': a backend and its time over the best's, with what to know
-    (tied, fewer solved, a noise warning that touches it)."""
+    (tied, fewer solved, a noise warning that touches it); `name` writes the backend's name."""
     notes = []
+    backend = name(place.backend)
     if place.best:
-        head = _("{backend} 1 (fastest)").format(backend=place.backend)
+        head = _("{backend} 1 (fastest)").format(backend=backend)
     elif place.solved == 0:
-        head = _("{backend}: none solved").format(backend=place.backend)
+        head = _("{backend}: none solved").format(backend=backend)
     elif place.both == 0:
-        head = _("{backend}: no puzzle solved by both it and the best").format(
-            backend=place.backend)
-    elif place.ratio >= 1:
-        head = f"{place.backend} {times(place.ratio)} {interval(place.low, place.high)}"
+        head = _("{backend}: no puzzle solved by both it and the best").format(backend=backend)
     else:
-        head = _("{backend} {ratio} faster {interval}").format(
-            backend=place.backend, ratio=times(1 / place.ratio),
-            interval=interval(1 / place.high, 1 / place.low))
+        head = f"{backend} {ratio_text(place.ratio, place.low, place.high)}"
     if place.tied:
         notes.append(_("tied"))
-    if place.solved < place.puzzles:
+    if 0 < place.solved < place.puzzles:
         notes.append(_("{solved}/{puzzles} solved").format(solved=place.solved,
                                                            puzzles=place.puzzles))
     if noise is not None and not place.best and place.both and noise(place):
@@ -231,16 +229,32 @@ def place_text(place: Place, noise: Noise | None = None) -> str:
     return head + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def headline_text(found: list[Place], noise: Noise | None = None) -> str:
+def ratio_text(ratio: float, low: float, high: float) -> str:
+    """'1.24× [1.10, 1.41]' for a slower one; '4.00× faster [3.50, 4.20]' for a ratio under
+    1, so that N is 1 or more either way; '' for none."""
+    if ratio != ratio:
+        return ""
+    if ratio >= 1:
+        return f"{times(ratio)} {interval(low, high)}"
+    return _("{ratio} faster {interval}").format(ratio=times(1 / ratio),
+                                                 interval=interval(1 / high, 1 / low))
+
+
+def p_text(p_value: float) -> str:
+    """A p-value to three significant digits, '< 0.001' below that; '' for none."""
+    return "" if p_value != p_value else "< 0.001" if p_value < 0.001 else sig(p_value)
+
+
+def headline_text(found: list[Place], noise: Noise | None = None, name: Name = str) -> str:
     """One class's ranking on one line, ' · ' between the places."""
-    return " · ".join(place_text(place, noise) for place in found)
+    return " · ".join(place_text(place, noise, name) for place in found)
 
 
-def class_text(label: str, found: list[Place]) -> str:
+def class_text(label: str, found: list[Place], name: Name = str) -> str:
     """'examples (6 puzzles)': a class and its puzzles."""
     count = max((place.puzzles for place in found), default=0)
     return ngettext("{label} ({count} puzzle)", "{label} ({count} puzzles)", count).format(
-        label=label, count=count)
+        label=name(label), count=count)
 
 
 def noise_marks(settings: Mapping[str, Any]) -> Noise | None:
@@ -269,9 +283,9 @@ def markdown_lines(ranked: dict[str, list[Place]], noise: Noise | None = None) -
     """The headline in Markdown: a list item per class, then the scoring rule; names escaped."""
     if not ranked:
         return [_("No run finished: no ranking.")]
-    items = [f"- **{md(class_text(label, found))}**: {md(headline_text(found, noise))}"
+    items = [f"- **{class_text(label, found, md)}**: {headline_text(found, noise, md)}"
              for label, found in ranked.items()]
-    return [*items, "", md(rule())]
+    return [*items, "", rule()]
 
 
 def console_lines(ranked: dict[str, list[Place]], noise: Noise | None = None) -> list[str]:

@@ -1,5 +1,6 @@
 """Tables and pictures from result rows: results.csv, summary.csv, scores.csv, pairs.csv,
-instances.csv, cactus.png, scatter/*.png, summary.md and report.html.
+instances.csv, ranking.csv, cactus.png, scatter/*.png, summary.md and report.html; summary.md and
+report.html open with the answer, the backends ranked per data set (sudokucp.reporting.ranking).
 
 results.csv holds every run; the other tables and the plots take each puzzle once, as its median
 over its repeats (sudokucp.stats.per_puzzle_medians).
@@ -18,9 +19,21 @@ import pandas as pd
 
 from sudokucp.i18n import N_, _
 from sudokucp.io.files import atomic_write, write_text
+from sudokucp.reporting import failures as failed_runs
+from sudokucp.reporting.failures import Failure, failures
 from sudokucp.reporting.forms import forms_frame, forms_markdown
 from sudokucp.reporting.html_report import Page, render
 from sudokucp.reporting.plots import cactus, cactus_figure, scatters, shape_of
+from sudokucp.reporting.ranking import (
+    Place,
+    html_headline,
+    markdown_lines,
+    noise_marks,
+    p_text,
+    ranking_frame,
+    rankings,
+    ratio_text,
+)
 from sudokucp.reporting.scores import (
     FLOOR_MS,
     PENALTY,
@@ -29,8 +42,10 @@ from sudokucp.reporting.scores import (
     pairs_frame,
     scores_frame,
 )
+from sudokucp.reporting.text import md, md_line, sig
 from sudokucp.result import ANSWERED, Row, Status
 from sudokucp.stats import (
+    ALPHA,
     LEVEL,
     MIN_PAIRED,
     SAME,
@@ -41,8 +56,8 @@ from sudokucp.stats import (
     percentile,
 )
 
-__all__ = ["cactus_figure", "markdown", "results_frame", "settings_lines",
-           "shape_of", "summary_frame", "write_reports"]
+__all__ = ["cactus_figure", "failures", "markdown", "rankings", "results_frame",
+           "settings_lines", "shape_of", "summary_frame", "write_reports"]
 
 COUNTED = {"solved": Status.SOLVED, "unsat": Status.UNSAT, "timeouts": Status.TIMEOUT,
            "unknown": Status.UNKNOWN, "errors": Status.ERROR, "crashes": Status.CRASH,
@@ -104,18 +119,19 @@ PER_PUZZLE = N_("Each puzzle counts once: with repeats, as its median over them 
 NOTES = {  # what each table holds, in summary.md and report.html alike: notes() fills them in
     "scores": N_("Solved: SOLVED or UNSAT, verified and not contradicted. Unsolved: every other "
                  "status (timeout, unknown, error, wrong, crash, memout), counted per status. "
-                 "`par2_s`: PAR-2, the mean seconds per puzzle where an unsolved run counts "
-                 "{penalty} x its time limit. `fastest`: puzzles on which the backend was the "
-                 "quickest to solve; `only`: puzzles no other backend solved. The virtual best "
-                 "solver takes, puzzle by puzzle, the quickest backend's time. {per_puzzle}"),
-    "pairs": N_("Per pair of backends `a` and `b` (in name order), over the puzzles both solved: "
-                "`ratio` is the geometric mean of b's time over a's (above 1: b slower), "
-                "`ci_low` / `ci_high` its {level} bootstrap interval; `a_faster` / `b_faster` "
-                "count the puzzles one solved more than {tie}x quicker, `ties` the others; "
-                "`wilcoxon_p` is the two-sided p-value of the Wilcoxon signed-rank test on the "
-                "log ratios. The verdict names the faster backend only when the interval leaves "
-                "out 1 (and {min_paired} puzzles or more); \"{same}\" is no ranking. "
-                "{per_puzzle}"),
+                 "`par2_ms`: PAR-2, the mean milliseconds per puzzle where an unsolved run "
+                 "counts {penalty} x its time limit. `fastest`: puzzles on which the backend "
+                 "was the quickest to solve; `only`: puzzles no other backend solved. The "
+                 "virtual best solver takes, puzzle by puzzle, the quickest backend's time. "
+                 "{per_puzzle}"),
+    "pairs": N_("Each backend against the best of its class and against the one ranked just "
+                "above it, over the puzzles both solved: its time over theirs, the geometric "
+                "mean of the per-puzzle ratios with its {level} bootstrap interval (\"N× "
+                "faster\" when it is the quicker one), and the two-sided p-value of the "
+                "Wilcoxon signed-rank test on the log ratios. A verdict names the faster "
+                "backend only when the interval leaves out 1 and p is under {alpha} (with "
+                "{min_paired} puzzles or more); \"{same}\" is no ranking. `pairs.csv` holds "
+                "every pair: `a` is `ratio` times slower than `b`. {per_puzzle}"),
     "instances": N_("Puzzles on which the backends' statuses differ, or their solve times "
                     "differ by more than {spread}x (`ratio`: slowest over quickest solve, times "
                     "under {floor} ms counted as {floor} ms). Per backend: the milliseconds of "
@@ -139,7 +155,7 @@ AGREED = N_("None: every claimed solution passed the checker and the backends ag
 
 def notes() -> dict[str, str]:
     """What each table holds, in the current language, its thresholds filled in."""
-    values = {"penalty": PENALTY, "level": f"{LEVEL:.0%}", "tie": f"{TIE:g}",
+    values = {"penalty": PENALTY, "level": f"{LEVEL:.0%}", "tie": f"{TIE:g}", "alpha": ALPHA,
               "min_paired": MIN_PAIRED, "same": SAME, "spread": f"{SPREAD:g}",
               "floor": f"{FLOOR_MS:g}", "per_puzzle": _(PER_PUZZLE)}
     return {key: _(text).format(**values) for key, text in NOTES.items()}
@@ -152,18 +168,31 @@ PAGE_INSTANCES = 5000  # rows of the instance table in report.html, at most
 def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapping[str, Any],
              problems: Sequence[str] = (), *, scores: pd.DataFrame | None = None,
              instances: pd.DataFrame | None = None, scatters: Sequence[str] = (),
-             pairs: pd.DataFrame | None = None, forms: pd.DataFrame | None = None) -> str:
-    """A short summary: settings, measurement noise, scores, pairs, the table, the plots, where
-    the backends part ways, disagreements; in the current language."""
+             pairs: pd.DataFrame | None = None, forms: pd.DataFrame | None = None,
+             ranked: Mapping[str, list[Place]] | None = None,
+             failed: Sequence[Failure] = ()) -> str:
+    """A short summary: the answer (the ranking per data set and its rule), measurement noise,
+    errors and crashes, settings, scores, the pairs that matter (every pair without a
+    ranking), the table, the plots, where the backends part ways, disagreements; in the
+    current language, every name from the runs escaped."""
     told = notes()
-    parts = [f"# {_('Comparison')}", "", *settings_lines(settings), ""]
+    parts = [f"# {_('Comparison')}", ""]
+    if ranked is not None:
+        parts += [f"## {_('Answer')}", "", *markdown_lines(dict(ranked), noise_marks(settings)),
+                  ""]
     warnings, calibrated = noise_of(settings)
     if warnings or calibrated:
         parts += [f"## {_('Measurement noise')}", "",
-                  *([f"- {w}" for w in warnings] or [_(NO_WARNING)]), ""]
+                  *([f"- {md_line(w)}" for w in warnings] or [_(NO_WARNING)]), ""]
+    parts += failed_runs.markdown_lines(list(failed))
+    parts += [f"## {_('Settings')}", "", *(md_line(line) for line in settings_lines(settings)),
+              ""]
     if scores is not None:
         parts += [f"## {_('Scores')}", "", markdown_table(scores), "", told["scores"], ""]
-    if pairs is not None:
+    if ranked:
+        parts += [f"## {_('Pairs that matter')}", "",
+                  markdown_table(pairs_that_matter(ranked), escaped=True), "", told["pairs"], ""]
+    elif pairs is not None:
         parts += [f"## {_('Pairs of backends')}", "", markdown_table(pairs), "", told["pairs"],
                   ""]
     if forms is not None and not forms.empty:
@@ -177,10 +206,33 @@ def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapp
     if instances is not None:
         parts += _instances_part(instances, told["instances"])
     parts += [f"## {_('Disagreements')}", ""]
-    parts += [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements] or [_(AGREED)]
+    parts += [f"- {md(d.puzzle)} ({md(d.hash)}): {md(d.message)}" for d in disagreements] or [
+        _(AGREED)]
     if problems:
-        parts += ["", f"## {_('Skipped input')}", "", *(f"- {p}" for p in problems)]
+        parts += ["", f"## {_('Skipped input')}", "", *(f"- {md(p)}" for p in problems)]
     return "\n".join(parts) + "\n"
+
+
+PAIR_HEADS = [N_("class"), N_("rank"), N_("backend"), N_("solved"), N_("vs best"), "p",
+              N_("verdict"), N_("above"), N_("vs above"), N_("p above"),
+              N_("verdict above")]  # the pairs that matter, column by column
+
+
+def pairs_that_matter(ranked: Mapping[str, list[Place]]) -> pd.DataFrame:
+    """Per class and backend in ranking order: its time over the best's and over the one's
+    ranked just above it, each with its interval, p-value and verdict, as Markdown text."""
+    lines = []
+    for label, found in ranked.items():
+        for place in found:
+            up = place.above
+            best = (_("1 (the best)") if place.best else
+                    ratio_text(place.ratio, place.low, place.high))
+            lines.append([md(label), place.rank, md(place.backend),
+                          f"{place.solved}/{place.puzzles}", best, p_text(place.p_value),
+                          md(place.verdict), md(up.a) if up else "",
+                          ratio_text(up.ratio, up.low, up.high) if up else "",
+                          p_text(up.p_value) if up else "", md(up.verdict) if up else ""])
+    return pd.DataFrame(lines, columns=[_(head) for head in PAIR_HEADS])
 
 
 def _instances_part(instances: pd.DataFrame, note: str) -> list[str]:
@@ -305,31 +357,32 @@ MEASURES = {"cpu": N_("times: CPU seconds of the search (user + system, every th
             "wall": N_("times: wall-clock seconds of the search")}
 
 
-def markdown_table(frame: pd.DataFrame) -> str:
-    """A GitHub table; floats with four significant digits, missing values blank."""
+def markdown_table(frame: pd.DataFrame, escaped: bool = False) -> str:
+    """A GitHub table; floats with three significant digits and no exponent, missing values
+    blank, names escaped (unless the cells are Markdown already: `escaped`)."""
     if frame.empty:
         return _("(no runs)")
-    head = "| " + " | ".join(frame.columns) + " |"
+    head = "| " + " | ".join(md(c) for c in frame.columns) + " |"
     rule = "|" + "|".join("---" for _ in frame.columns) + "|"
-    body = ["| " + " | ".join(_cell(v) for v in row) + " |"
+    body = ["| " + " | ".join(_cell(v, escaped) for v in row) + " |"
             for row in frame.itertuples(index=False)]
     return "\n".join([head, rule, *body])
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, escaped: bool = False) -> str:
     if value is None or value is pd.NA or (isinstance(value, float) and value != value):
         return ""
     if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value)
+        return sig(value)
+    return str(value) if escaped else md(value)
 
 
 def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
                   settings: Mapping[str, Any], problems: Sequence[str] = ()) -> list[Path]:
     """results.csv (every run), then from each puzzle's median over its repeats summary.csv,
-    scores.csv, pairs.csv, instances.csv, cactus.png, a scatter plot per pair of backends in
-    scatter/, summary.md and report.html in `out`, and forms.csv after isomorphs; their paths
-    (scatter/ once)."""
+    scores.csv, pairs.csv, instances.csv, ranking.csv, cactus.png, a scatter plot per pair of
+    backends in scatter/, summary.md and report.html in `out`, and forms.csv after isomorphs;
+    their paths (scatter/ once)."""
     out.mkdir(parents=True, exist_ok=True)
     results = results_frame(rows)
     empty = results.empty
@@ -339,12 +392,15 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
     if empty:  # headers alone (scores would hold a virtual best of no puzzle)
         tables = [table.iloc[:0] for table in tables]
     summary, scores, pairs, instances = tables
+    ranked = rankings(puzzles)
+    failed = failures(zip(results["backend"], results["status"], results["error"]))
     paths = [out / name for name in ("results.csv", "summary.csv", "scores.csv", "pairs.csv",
                                      "instances.csv", "cactus.png", "scatter", "summary.md",
                                      "report.html")]
     atomic_write(paths[0], lambda tmp: results.to_csv(tmp, index=False))  # full precision
     for path, frame in zip(paths[1:5], tables):
         _csv(frame, path)
+    _csv(ranking_frame(ranked), out / "ranking.csv")
     plots = _plots(puzzles, paths[5], paths[6], settings.get("timeout"))
     names = [path.name for path in plots.values()]
     forms = forms_frame(results)
@@ -352,15 +408,19 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
         paths.append(out / "forms.csv")
         _csv(forms, paths[-1])
     write_text(paths[7], markdown(summary, disagreements, settings, problems, scores=scores,
-                                  instances=instances, scatters=names, pairs=pairs, forms=forms))
+                                  instances=instances, scatters=names, pairs=pairs, forms=forms,
+                                  ranked=ranked, failed=failed))
     lines = [f"- {d.puzzle} ({d.hash}): {d.message}" for d in disagreements]
     warnings, calibrated = noise_of(settings)
     told = notes()
     page = Page(settings_lines(settings), scores, summary, page_instances(instances),
                 paths[5] if not empty else None, plots, lines, list(problems),
                 told | {"instances": told["instances"] + _cut_note(instances)}, pairs=pairs,
-                warnings=warnings, noise_note=_(NO_WARNING) if calibrated else "")
+                warnings=warnings, noise_note=_(NO_WARNING) if calibrated else "",
+                headline=html_headline(ranked, noise_marks(settings)),
+                failures=failed_runs.html_section(failed))
     write_text(paths[8], render(page))
+    paths.append(out / "ranking.csv")
     return [p for p in paths if p.exists() and (p.is_file() or plots)]
 
 

@@ -3,7 +3,8 @@ and the puzzles on which the backends part ways.
 
 Solved means answered: SOLVED or UNSAT, after the checker and cross-validation (a refuted claim is
 WRONG). Every other status is unsolved: timeout, unknown, crash, memout, error, wrong. PAR-2 is the
-mean over a backend's runs of its seconds when solved, and of twice the run's time limit when not.
+mean over a backend's runs of its time when solved, and of twice the run's time limit when not,
+in milliseconds (`par2_ms`). A pair's ratio reads one way: a is `ratio` times slower than b.
 
 With repeats, every table here takes each puzzle once, as its median over its repeats
 (sudokucp.stats.per_puzzle_medians); the functions accept every run or those lines alike.
@@ -45,15 +46,15 @@ def penalised_seconds(results: pd.DataFrame, penalty: float = PENALTY) -> pd.Ser
 
 def scores_frame(results: pd.DataFrame) -> pd.DataFrame:
     """Per backend over all its puzzles, then the virtual best solver: puzzles, solved, each
-    unsolved status, PAR-2 (s, mean per puzzle), puzzles where it is fastest and the only one."""
+    unsolved status, PAR-2 (ms, mean per puzzle), puzzles where it is fastest and the only one."""
     results = one_line_per_puzzle(results)
     frame = results.assign(par2=penalised_seconds(results), ok=solved_mask(results))
     best = _best_per_puzzle(frame)
     lines = [_score(backend, group, best) for backend, group in frame.groupby("backend")]
     lines.append(_vbs_line(frame, best))
     table = pd.DataFrame(lines)
-    whole = [c for c in table.columns if c not in ("backend", "par2_s")]
-    return table.astype({c: "Int64" for c in whole} | {"par2_s": float})
+    whole = [c for c in table.columns if c not in ("backend", "par2_ms")]
+    return table.astype({c: "Int64" for c in whole} | {"par2_ms": float})
 
 
 def _best_per_puzzle(frame: pd.DataFrame) -> pd.DataFrame:
@@ -72,7 +73,7 @@ def _score(backend: str, group: pd.DataFrame, best: pd.DataFrame) -> dict[str, A
     only = mine["solvers"].map(lambda s: isinstance(s, list) and s == [backend])
     return {"backend": backend, "puzzles": group["hash"].nunique(),
             "solved": int(group["ok"].sum()), **_unsolved_counts(group),
-            "par2_s": _mean(group["par2"]),
+            "par2_ms": _mean(group["par2"]) * 1000,
             "fastest": int((mine["fastest"] == backend).sum()), "only": int(only.sum())}
 
 
@@ -80,7 +81,7 @@ def _vbs_line(frame: pd.DataFrame, best: pd.DataFrame) -> dict[str, Any]:
     solved = int(best["ok"].sum())
     return {"backend": VBS, "puzzles": len(best), "solved": solved,
             **{status: pd.NA for status in UNSOLVED}, "unsolved": len(best) - solved,
-            "par2_s": _mean(best["par2"]), "fastest": pd.NA, "only": pd.NA}
+            "par2_ms": _mean(best["par2"]) * 1000, "fastest": pd.NA, "only": pd.NA}
 
 
 def _unsolved_counts(group: pd.DataFrame) -> dict[str, int]:
@@ -127,24 +128,30 @@ def backend_pairs(results: pd.DataFrame) -> list[tuple[str, str]]:
 
 
 def pairs_frame(results: pd.DataFrame) -> pd.DataFrame:
-    """Per pair of backends a < b that ran a puzzle in common, over the puzzles both solved
-    (sudokucp.stats.paired, ratio b / a): puzzles, the geometric mean ratio and its interval,
-    a's wins, ties, b's wins, the Wilcoxon p-value, the verdict."""
+    """Per pair of backends that ran a puzzle in common, over the puzzles both solved
+    (sudokucp.stats.paired): a is the slower by the geometric mean, `ratio` a's time over b's
+    (1 or more) with its interval, a's wins, ties, b's wins, the Wilcoxon p-value, the
+    verdict."""
     lines = one_line_per_puzzle(results)
     solved = lines[solved_mask(lines)]
     times = solved.pivot(index="hash", columns="backend", values="seconds").astype(float)
     table = [_pair_line(times, a, b) for a, b in backend_pairs(lines)]
-    columns = ["a", "b", "puzzles", "ratio", "ci_low", "ci_high", "a_faster", "ties",
-               "b_faster", "wilcoxon_p", "verdict"]
-    return pd.DataFrame(table, columns=columns)
+    return pd.DataFrame(table, columns=PAIR_COLUMNS)
+
+
+PAIR_COLUMNS = ["a", "b", "puzzles", "ratio", "ci_low", "ci_high", "a_faster", "ties",
+                "b_faster", "wilcoxon_p", "verdict"]  # pairs.csv
 
 
 def _pair_line(times: pd.DataFrame, a: str, b: str) -> dict[str, Any]:
     both = times.reindex(columns=[a, b]).dropna()
-    p = paired(both[a], both[b], a=a, b=b)
-    return {"a": a, "b": b, "puzzles": p.n, "ratio": p.ratio, "ci_low": p.low,
-            "ci_high": p.high, "a_faster": p.wins, "ties": p.ties, "b_faster": p.losses,
-            "wilcoxon_p": p.p_value, "verdict": p.verdict}
+    p = paired(both[a], both[b], a=a, b=b)  # ratio b / a
+    line = {"puzzles": p.n, "ties": p.ties, "wilcoxon_p": p.p_value, "verdict": p.verdict}
+    if p.ratio < 1 or p.n == 0:  # a the slower (or none in common): 1 / ratio
+        return {"a": a, "b": b, "ratio": 1 / p.ratio, "ci_low": 1 / p.high,
+                "ci_high": 1 / p.low, "a_faster": p.wins, "b_faster": p.losses} | line
+    return {"a": b, "b": a, "ratio": p.ratio, "ci_low": p.low, "ci_high": p.high,
+            "a_faster": p.losses, "b_faster": p.wins} | line
 
 
 def _fastest(ms: pd.DataFrame) -> pd.Series:

@@ -26,7 +26,9 @@ program dies with the worker that started it, whatever kills it.
 
 from __future__ import annotations
 
+import os
 import shlex
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -259,3 +261,16 @@ def read_grids(text: str, shape: Shape) -> list[Grid]:
         raise PuzzleError(f"value {top} is larger than {shape.side}, the largest digit of a "
                           f"{shape} grid")
     return [tuple(values[k:k + shape.cells]) for k in range(0, len(values), shape.cells)]
+
+
+def missing_program(backend: Backend) -> str | None:
+    """Why a command backend's program cannot start here (not on PATH, or not an executable
+    file); None when it can, and for every other backend."""
+    if not isinstance(backend, Command) or not backend.argv or "{" in backend.argv[0]:
+        return None
+    program = backend.argv[0]
+    if os.sep in program:
+        if os.path.isfile(program) and os.access(program, os.X_OK):
+            return None
+        return f"the program {program!r} is not an executable file"
+    return None if shutil.which(program) else f"the program {program!r} is not on PATH"
