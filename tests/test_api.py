@@ -69,8 +69,12 @@ def test_compare_shows_its_tables_summary_and_report(comparison, tmp_path):
     assert page.startswith('<div class="sudokucp-comparison">')
     assert page.count('class="dataframe sudokucp-table"') == 3
     assert "None: every claimed solution passed the checker" in page
+    assert page.index('<section id="headline">') < page.index("Scores")  # the answer first
+    assert "1 (fastest)" in page and "geometric mean" in page
     summary = comparison.markdown()
-    assert summary.startswith("# Comparison\n") and "## Scores" in summary
+    assert summary.startswith("# Comparison\n\n## Answer\n") and "## Scores" in summary
+    assert set(comparison.ranking) == {"puzzles, 4x4", "puzzles, 9x9"}  # a set mixing shapes
+    assert not comparison.failed
     report = comparison.html()
     assert report.startswith("<!DOCTYPE html>") and (comparison.folder / "report.html").is_file()
     assert "Comparison(2 backends, 6 runs" in repr(comparison)

@@ -197,3 +197,48 @@ def test_reports_of_no_run_are_headers_and_say_so(tmp_path):
     assert "No run finished" in text and "cactus.png" not in text
     assert not (tmp_path / "cactus.png").exists()
     assert "<html" in (tmp_path / "report.html").read_text().lower()
+
+
+EVIL = "<script>alert(1)</script>"
+IMAGE = "<img src=x onerror=alert(1)>"
+
+
+def test_names_are_inert_in_summary_md_and_comparison_markdown(tmp_path):
+    """Backend, data set, puzzle names and error messages from the runs come out escaped in
+    summary.md (which Comparison.markdown() returns too), as report.html escapes them."""
+    pytest.importorskip("matplotlib")
+    from types import SimpleNamespace
+
+    rows = []
+    for index, seconds in enumerate(BASE):
+        for backend, factor in ((EVIL, 1.0), (IMAGE, 2.0)):
+            rows.append(Row(key=f"{backend}|{index}", backend=backend, dataset=IMAGE,
+                            puzzle=f"{EVIL}{index}", hash=f"h{index}", grid=FULL_4X4,
+                            status=Status.SOLVED, seconds=seconds * factor * (1 + index),
+                            timeout=1.0, verified=True))
+    rows.append(Row(key="x|9", backend=IMAGE, dataset=IMAGE, puzzle=EVIL, hash="h9",
+                    grid=FULL_4X4, status=Status.ERROR, seconds=0.0, timeout=1.0,
+                    error=f"cannot run {IMAGE}"))
+    told = [SimpleNamespace(puzzle=IMAGE, hash="h1", message=f"{EVIL} disagrees")]
+    write_reports(rows, told, tmp_path, {"command": f"sudoku-cp bench --backends '{EVIL}'"},
+                  problems=[f"{IMAGE}: line 3 unreadable"])
+    text = (tmp_path / "summary.md").read_text()
+    assert "## Answer" in text and "## Errors and crashes" in text
+    assert "<script" not in text.replace(f"`sudoku-cp bench --backends '{EVIL}'`", "")
+    assert "<img" not in text and "&lt;img src=x onerror=alert(1)&gt;" in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    page = (tmp_path / "report.html").read_text()
+    assert EVIL not in page and IMAGE not in page
+    assert "<script" not in markdown(summary_frame(results_frame(rows)), told, {},
+                                     [f"{EVIL} skipped"])
+
+
+def test_times_in_summary_md_have_three_significant_digits_and_no_exponent(tmp_path):
+    pytest.importorskip("matplotlib")
+    rows = _repeated({"a": [t / 1000 for t in BASE], "b": [t / 700 for t in BASE]}, repeats=1)
+    write_reports(rows, [], tmp_path, {"timeout": 1.0})
+    text = (tmp_path / "summary.md").read_text()
+    assert "e-0" not in text and "e+" not in text
+    scores = text.split("## Scores")[1].split("\n\n")[1]
+    assert "par2_ms" in scores and "| 0.0450 |" in scores  # a's mean of 0.045 ms
+    assert "| 0.0450 | 0.0" in text.split("## Summary per backend")[1]  # a: median_ms, ci

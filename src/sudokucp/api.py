@@ -29,7 +29,9 @@ from sudokucp.harness import BenchConfig, BenchOutcome, bench
 from sudokucp.i18n import _, ngettext
 from sudokucp.puzzle import Grid, Puzzle, PuzzleError, Shape
 from sudokucp.reporting.bench_report import summary_settings, write_tables
+from sudokucp.reporting.failures import Failure, failures, html_section
 from sudokucp.reporting.plots import _pyplot, cactus_figure, scatter_figure
+from sudokucp.reporting.ranking import Place, html_headline, noise_marks, rankings
 from sudokucp.reporting.report import (
     markdown,
     noise_of,
@@ -38,6 +40,7 @@ from sudokucp.reporting.report import (
     summary_frame,
 )
 from sudokucp.reporting.scores import instances_frame, pairs_frame, scores_frame
+from sudokucp.reporting.text import sig
 from sudokucp.result import Result, Row
 from sudokucp.runplan import load_dataset
 from sudokucp.stats import per_puzzle_medians
@@ -258,6 +261,17 @@ class Comparison:
         return pairs_frame(self.per_puzzle) if not self.frame.empty else pd.DataFrame()
 
     @cached_property
+    def ranking(self) -> dict[str, list[Place]]:
+        """The answer: per data set (and shape), the backends ranked by puzzles solved, then by
+        their time over the best's, ties with the best marked (ranking.csv)."""
+        return rankings(self.per_puzzle)
+
+    @cached_property
+    def failed(self) -> list[Failure]:
+        """The error and crash runs' reasons, grouped and counted per backend."""
+        return failures((r.backend, r.status, r.error) for r in self.rows)
+
+    @cached_property
     def instances(self) -> pd.DataFrame:
         """The puzzles on which the backends part ways (instances.csv)."""
         return instances_frame(self.per_puzzle) if not self.frame.empty else pd.DataFrame()
@@ -279,7 +293,7 @@ class Comparison:
         """The bench's summary (summary.md), in the current language."""
         return markdown(self.summary, self.disagreements, summary_settings(self.outcome),
                         self.outcome.problems, scores=self.scores, instances=self.instances,
-                        pairs=self.pairs)
+                        pairs=self.pairs, ranked=self.ranking, failed=self.failed)
 
     def html(self) -> str:
         """The bench's self-contained report page (report.html), its files written in
@@ -306,14 +320,16 @@ SHOWN_PAIRS = 12  # pairs of backends a notebook shows (every one in .pairs)
 
 
 def comparison_html(c: Comparison) -> str:
-    """The comparison as a notebook shows it: warnings, scores, pairs, summary, disagreements,
-    the settings folded away."""
+    """The comparison as a notebook shows it: the answer (the ranking per data set), warnings,
+    errors, scores, pairs, summary, disagreements, the settings folded away."""
     runs = len(c.rows)
     puzzles = len({r.hash for r in c.rows})
     head = ngettext("{count} run of {backends} on {puzzles} puzzles",
                     "{count} runs of {backends} on {puzzles} puzzles", runs).format(
         count=runs, backends=", ".join(c.backends), puzzles=puzzles)
-    parts = [f"<h3>{html.escape(_('Comparison'))}</h3>", f"<p>{html.escape(head)}</p>"]
+    parts = [f"<h3>{html.escape(_('Comparison'))}</h3>",
+             html_headline(c.ranking, noise_marks(c.outcome.settings)),
+             f"<p>{html.escape(head)}</p>"]
     if c.outcome.interrupted:
         parts.append(f"<p><b>{html.escape(_('Interrupted: the tables hold the runs done.'))}"
                      f"</b></p>")
@@ -322,6 +338,7 @@ def comparison_html(c: Comparison) -> str:
         parts.append(f'<div class="warning" style="border-left:4px solid #c62828;'
                      f'padding-left:0.6em"><b>{html.escape(_("Measurement noise"))}</b>'
                      f"<ul>{items}</ul></div>")
+    parts.append(html_section(c.failed))
     parts += [f"<h4>{html.escape(_('Scores'))}</h4>", _table(c.scores),
               f"<h4>{html.escape(_('Pairs of backends'))}</h4>", _table(c.pairs.head(SHOWN_PAIRS))]
     if len(c.pairs) > SHOWN_PAIRS:
@@ -350,7 +367,7 @@ def _table(frame: pd.DataFrame) -> str:
     if frame.empty:
         return f"<p>{html.escape(_('(none)'))}</p>"
     return frame.to_html(index=False, classes="sudokucp-table", na_rep="", border=0,
-                         float_format=lambda x: f"{x:.4g}")
+                         float_format=sig)
 
 
 # --- a grid, its steps, a search ----------------------------------------------------------------
