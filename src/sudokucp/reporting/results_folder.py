@@ -4,12 +4,14 @@ it, and the settings those runs carry."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from sudokucp.check import explain, is_solution
+import numpy as np
+
+from sudokucp.check import explain, is_solution, solved_rows
 from sudokucp.puzzle import SYMBOLS, Puzzle, Shape
 from sudokucp.result import Row, RowError, Status
 from sudokucp.runcheck import Disagreement, cross_validate, enforce_time_limit, latest
@@ -66,26 +68,62 @@ def load_folder(folder: str | Path) -> ResultsFolder:
 
 def rechecked(rows: list[Row]) -> list[Row]:
     """The rows with every claimed solution judged again against the row's grid, as bench judged
-    it: the log's `verified` flag is not trusted; a refused solution makes the row WRONG."""
-    puzzles: dict[tuple[str, str], Puzzle | str] = {}
-    return [_recheck(row, puzzles) for row in rows]
+    it: the log's `verified` flag is not trusted; a refused solution makes the row WRONG. Each
+    distinct (grid, solution) is judged once, the classic grids of a shape in one batch."""
+    verdicts = judged(rows)
+    return [_recheck(row, verdicts) for row in rows]
 
 
-def _recheck(row: Row, puzzles: dict[tuple[str, str], Puzzle | str]) -> Row:
+Verdicts = dict[tuple[str, str, str], str | None]  # (box, grid, solution): why refused, or None
+
+
+def _recheck(row: Row, verdicts: Verdicts) -> Row:
     if not row.solutions:
         return row
-    place = (row.box, row.grid)
-    if place not in puzzles:
-        puzzles[place] = _puzzle_of(row)
-    puzzle = puzzles[place]
-    if isinstance(puzzle, str):
-        return _refuted(row, f"its grid cannot be read ({puzzle}), so its solutions cannot be "
-                             f"checked")
     for line in row.solutions:
-        cells = _cells_of(line)
-        if not is_solution(puzzle, cells):
-            return _refuted(row, "invalid solution: " + "; ".join(explain(puzzle, cells)[:3]))
+        why = verdicts[row.box, row.grid, line]
+        if why is not None:
+            return _refuted(row, why)
     return replace(row, verified=True) if row.verified is not True else row
+
+
+def judged(rows: list[Row]) -> Verdicts:
+    """Why each distinct claimed solution of the rows is refused (None when it solves its grid):
+    classic grids judged in batches by sudokucp.check.solved_rows, variants one by one."""
+    puzzles: dict[tuple[str, str], Puzzle | str] = {}
+    batches: dict[Shape, list[tuple[str, str, str]]] = defaultdict(list)
+    verdicts: Verdicts = {}
+    for row in rows:
+        for line in row.solutions:
+            claim = (row.box, row.grid, line)
+            if claim in verdicts:
+                continue
+            place = (row.box, row.grid)
+            if place not in puzzles:
+                puzzles[place] = _puzzle_of(row)
+            puzzle = puzzles[place]
+            verdicts[claim] = None
+            if isinstance(puzzle, str):
+                verdicts[claim] = (f"its grid cannot be read ({puzzle}), so its solutions "
+                                   f"cannot be checked")
+            elif puzzle.rules.classic and len(line) == puzzle.shape.cells:
+                batches[puzzle.shape].append(claim)
+            else:
+                verdicts[claim] = _refusal(puzzle, _cells_of(line))
+    for shape, claims in batches.items():
+        givens = np.array([puzzles[box, grid].cells for box, grid, _ in claims], np.int64)
+        grids = _cells_array([line for _, _, line in claims], shape.cells)
+        for claim, ok in zip(claims, solved_rows(shape, givens, grids)):
+            if not ok:
+                verdicts[claim] = _refusal(puzzles[claim[:2]], _cells_of(claim[2]))
+    return verdicts
+
+
+def _refusal(puzzle: Puzzle, cells: tuple[int, ...]) -> str | None:
+    """Why `cells` do not solve `puzzle`, or None when they do."""
+    if is_solution(puzzle, cells):
+        return None
+    return "invalid solution: " + "; ".join(explain(puzzle, cells)[:3])
 
 
 def _puzzle_of(row: Row) -> Puzzle | str:
@@ -98,6 +136,17 @@ def _puzzle_of(row: Row) -> Puzzle | str:
 
 
 SYMBOL_VALUES = {symbol: value for value, symbol in enumerate(SYMBOLS)}
+BYTE_VALUES = np.array([SYMBOL_VALUES.get(chr(byte), -1) for byte in range(128)], np.int64)
+
+
+def _cells_array(lines: list[str], cells: int) -> np.ndarray:
+    """The values of solution lines of `cells` symbols each, a row per line (-1 for a symbol
+    `to_line` never writes): ASCII lines read in one pass, the others one by one."""
+    text = "".join(lines)
+    if not text.isascii():
+        return np.array([_cells_of(line) for line in lines], np.int64)
+    codes = np.frombuffer(text.encode("ascii"), np.uint8).reshape(len(lines), cells)
+    return BYTE_VALUES[codes]
 
 
 def _cells_of(line: str) -> tuple[int, ...]:
