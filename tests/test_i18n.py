@@ -246,4 +246,7 @@ def test_bench_says_its_counts_in_french(tmp_path, capsys):
     runs = len((out / "results.jsonl").read_text().splitlines())
     assert runs > 1 and lines[0] == f"{runs} exécutions faites, 0 déjà dans {out}/results.jsonl"
     assert lines[1] == f"{runs} exécutions : {runs} solved"
-    assert lines[-1].startswith("écrit : ") and str(out / "summary.md") in lines[-1]
+    wrote = next(line for line in lines if line.startswith("écrit : "))
+    assert str(out / "summary.md") in wrote
+    assert lines[-3:-1] == ["Réponse :", lines[-2]] and "mrv 1 (le plus rapide)" in lines[-2]
+    assert lines[-1].startswith("Classement par grilles résolues")  # the answer ends the output

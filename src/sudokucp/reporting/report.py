@@ -213,9 +213,8 @@ def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapp
     return "\n".join(parts) + "\n"
 
 
-PAIR_HEADS = [N_("class"), N_("rank"), N_("backend"), N_("solved"), N_("vs best"), "p",
-              N_("verdict"), N_("above"), N_("vs above"), N_("p above"),
-              N_("verdict above")]  # the pairs that matter, column by column
+PAIR_HEADS = ["class", "rank", "backend", "solved", "vs_best", "p", "verdict", "above",
+              "vs_above", "p_above", "verdict_above"]  # the pairs that matter, column by column
 
 
 def pairs_that_matter(ranked: Mapping[str, list[Place]]) -> pd.DataFrame:
@@ -232,7 +231,7 @@ def pairs_that_matter(ranked: Mapping[str, list[Place]]) -> pd.DataFrame:
                           md(place.verdict), md(up.a) if up else "",
                           ratio_text(up.ratio, up.low, up.high) if up else "",
                           p_text(up.p_value) if up else "", md(up.verdict) if up else ""])
-    return pd.DataFrame(lines, columns=[_(head) for head in PAIR_HEADS])
+    return pd.DataFrame(lines, columns=PAIR_HEADS)
 
 
 def _instances_part(instances: pd.DataFrame, note: str) -> list[str]:
