@@ -158,3 +158,33 @@ def test_an_interval_that_leaves_out_1_is_no_verdict_when_the_test_does_not_pass
     result = paired(a, b, a="x", b="y")
     assert result.low > 1 and result.p_value == pytest.approx(0.0625)
     assert result.verdict == SAME
+
+
+@pytest.mark.parametrize("n", [4, 5, 6])
+def test_the_median_drawn_from_its_order_statistics_has_the_law_of_resampling(n):
+    import itertools
+
+    from sudokucp.stats import median_draws
+
+    data = np.array([1.0, 2.0, 2.5, 7.0, 9.0, 11.0][:n])
+    law: dict[float, float] = {}
+    for index in itertools.product(range(n), repeat=n):  # every resample, equally likely
+        value = float(np.median(data[list(index)]))
+        law[value] = law.get(value, 0.0) + 1 / n**n
+    draws = median_draws(data, 200_000, np.random.default_rng(3))
+    values, counts = np.unique(draws, return_counts=True)
+    assert set(values.tolist()) <= set(law)
+    for value, count in zip(values, counts):
+        assert count / draws.size == pytest.approx(law[float(value)], abs=0.005)
+
+
+@pytest.mark.parametrize("n", [2001, 3000])
+def test_a_large_sample_median_interval_matches_plain_resampling(n):
+    from sudokucp.stats import DIRECT_MEDIAN
+
+    data = np.random.default_rng(5).lognormal(size=n)
+    assert n > DIRECT_MEDIAN
+    plain = bootstrap_ci(data, lambda a, axis: np.median(a, axis=axis))  # index matrices
+    direct = bootstrap_ci(data)
+    assert direct == pytest.approx(plain, rel=0.02)
+    assert direct == bootstrap_ci(data)  # seeded
