@@ -22,7 +22,7 @@ from sudokucp.reporting.ranking import (
 from sudokucp.reporting.report import results_frame
 from sudokucp.reporting.text import md, sig
 from sudokucp.result import Row, Status
-from sudokucp.stats import per_puzzle_medians
+from sudokucp.stats import SAME, per_puzzle_medians
 
 GRID4 = "1234341221434321"
 GRID6 = "1" * 36
@@ -77,7 +77,7 @@ def test_puzzles_solved_come_before_time():
     assert "4.00× faster" in headline_text(found) and "7/8 solved" in headline_text(found)
 
 
-def test_a_backend_the_paired_test_cannot_tell_from_the_best_shares_its_rank():
+def test_a_backend_whose_interval_holds_1_shares_the_best_s_rank():
     # b is 10% slower on half the puzzles and 5% quicker on the others: the interval holds 1
     noisy = [1.1, 0.95] * 4
     found = rankings(_puzzles(_rows({"a": 1.0, "b": noisy, "c": 2.0})))["set"]
@@ -87,15 +87,24 @@ def test_a_backend_the_paired_test_cannot_tell_from_the_best_shares_its_rank():
     assert "(tied)" in headline_text(found)
 
 
-def test_an_interval_without_1_is_no_tie_only_with_a_passing_test():
+def test_an_interval_without_1_is_no_tie_even_where_the_test_gives_no_verdict():
     # 2x on seven puzzles, 0.9x on one: the interval leaves out 1 and p < 0.05 (n = 8)
     found = rankings(_puzzles(_rows({"a": 1.0, "b": [2.0] * 7 + [0.9]})))["set"]
     assert found[1].low > 1 and found[1].p_value < 0.05 and not found[1].tied
-    # the same on six puzzles: p = 0.0625, no difference measured, so tied
+    assert found[1].verdict == "a faster"
+    # the same on six puzzles: p = 0.0625, the pair says "no difference measured", the rank 2
     six = [r for r in _rows({"a": 1.0, "b": [2.0] * 5 + [0.9] + [2.0] * 2})
            if r.puzzle in {f"p{i}" for i in range(6)}]
     found = rankings(_puzzles(six))["set"]
-    assert found[1].low > 1 and found[1].p_value == pytest.approx(0.0625) and found[1].tied
+    assert found[1].low > 1 and found[1].p_value == pytest.approx(0.0625)
+    assert (found[1].rank, found[1].tied, found[1].verdict) == (2, False, SAME)
+
+
+def test_on_one_puzzle_the_headline_gives_no_interval():
+    one = [r for r in _rows({"a": 1.0, "b": 3.0}) if r.puzzle == "p0"]
+    found = rankings(_puzzles(one))["set"]
+    assert headline_text(found) == "a 1 (fastest) · b 3.00× (on 1 puzzle)"
+    assert found[1].rank == 2
 
 
 def test_classes_split_a_data_set_that_mixes_shapes():

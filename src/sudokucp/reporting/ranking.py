@@ -1,8 +1,9 @@
 """The answer of a comparison, per class of puzzles (a data set, or each shape of a data set that
 mixes shapes): the backends ranked by the puzzles they solved, then by their time over the best's,
 the geometric mean of the per-puzzle ratios over the puzzles both solved, with its bootstrap
-interval (sudokucp.stats.paired). A backend that the paired test cannot tell from the best (the
-verdict "no difference measured", or too few puzzles in common) shares the best's rank: tied.
+interval (sudokucp.stats.paired). A backend that solved as many puzzles as the best and whose
+interval holds 1 (or that shares no solved puzzle with it) shares the best's rank: tied. The
+pairs' verdicts, which need the Wilcoxon test too, are in `above` and `verdict`.
 
 Every function takes the per-puzzle frame (sudokucp.stats.one_line_per_puzzle): one line per
 backend and puzzle, repeats folded to their medians.
@@ -23,14 +24,13 @@ from sudokucp.calibration import NOISY
 from sudokucp.i18n import N_, _, ngettext
 from sudokucp.reporting.text import interval, md, sig, times
 from sudokucp.result import ANSWERED
-from sudokucp.stats import FLOOR_S, LEVEL, MIN_PAIRED, Paired, log_ratios, paired
+from sudokucp.stats import FLOOR_S, LEVEL, Paired, log_ratios, paired
 
 SOLVED = frozenset(status.value for status in ANSWERED)
 RULE = N_("Ranked by puzzles solved, then by the time over the best's: the geometric mean, over "
           "the puzzles both solved, of the per-puzzle ratio (each puzzle's median over its "
-          "repeats), with its {level} bootstrap interval. A backend the paired test cannot tell "
-          "from the best (interval holding 1, Wilcoxon p of 0.05 or more, or under {min_paired} "
-          "puzzles in common) shares its rank: tied.")
+          "repeats), with its {level} bootstrap interval; a backend whose interval holds 1 "
+          "shares the best's rank (tied).")
 COLUMNS = ["class", "rank", "backend", "solved", "puzzles", "both", "ratio", "ci_low",
            "ci_high", "wilcoxon_p", "tied", "above", "above_ratio", "above_low", "above_high",
            "above_p", "above_verdict"]  # ranking.csv
@@ -112,7 +112,7 @@ def places(lines: pd.DataFrame) -> list[Place]:
                                True))
             continue
         p = _pair(times, best, backend)
-        tied = solved == counts[best] and not p.verdict.endswith(" faster")
+        tied = bool(solved == counts[best] and (p.n == 0 or p.low <= 1 <= p.high))
         above = p if i == 1 else _pair(times, order[i - 1], backend)
         found.append(Place(backend, 1 if tied else i + 1, solved, ran, p.ratio, p.low, p.high,
                            p.n, p.p_value, tied, False, above, p.verdict))
@@ -199,7 +199,7 @@ def from_frame(frame: pd.DataFrame) -> dict[str, list[Place]]:
 
 def rule() -> str:
     """The scoring rule in one sentence, in the current language."""
-    return _(RULE).format(level=f"{LEVEL:.0%}", min_paired=MIN_PAIRED)
+    return _(RULE).format(level=f"{LEVEL:.0%}")
 
 
 Noise = Callable[[Place], str]  # a note on a place that a noise warning touches, or ''
@@ -217,6 +217,9 @@ def place_text(place: Place, noise: Noise | None = None, name: Name = str) -> st
         head = _("{backend}: none solved").format(backend=backend)
     elif place.both == 0:
         head = _("{backend}: no puzzle solved by both it and the best").format(backend=backend)
+    elif place.both == 1:  # one puzzle: no interval to speak of
+        head = f"{backend} {ratio_text(place.ratio)}"
+        notes.append(_("on 1 puzzle"))
     else:
         head = f"{backend} {ratio_text(place.ratio, place.low, place.high)}"
     if place.tied:
@@ -229,15 +232,15 @@ def place_text(place: Place, noise: Noise | None = None, name: Name = str) -> st
     return head + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def ratio_text(ratio: float, low: float, high: float) -> str:
+def ratio_text(ratio: float, low: float = math.nan, high: float = math.nan) -> str:
     """'1.24× [1.10, 1.41]' for a slower one; '4.00× faster [3.50, 4.20]' for a ratio under
-    1, so that N is 1 or more either way; '' for none."""
+    1, so that N is 1 or more either way; no interval without `low`; '' for no ratio."""
     if ratio != ratio:
         return ""
     if ratio >= 1:
-        return f"{times(ratio)} {interval(low, high)}"
-    return _("{ratio} faster {interval}").format(ratio=times(1 / ratio),
-                                                 interval=interval(1 / high, 1 / low))
+        return times(ratio) + ("" if low != low else f" {interval(low, high)}")
+    span = "" if low != low else f" {interval(1 / high, 1 / low)}"
+    return _("{ratio} faster{interval}").format(ratio=times(1 / ratio), interval=span)
 
 
 def p_text(p_value: float) -> str:
