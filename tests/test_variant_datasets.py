@@ -103,7 +103,7 @@ def test_the_converter_writes_a_named_variant_block(tmp_path):
     ("{not json", "not JSON"),
     ('{"result": 3}', "not a killer's cage list"),
     ("[]", "not a killer's cage list"),
-    ('[{"result": 3, "indices": [[1, "x"]]}]', "a cage is not"),
+    ('[{"result": 3, "indices": [[1, "x"]]}]', r"indices\[0\]\[1\]: 'x' is not a whole number"),
     ('[{"result": 3, "indices": [[1, 1]]}, {"result": 9, "indices": [[1, 1], [4, 4]]}]',
      "overlaps another cage")])
 def test_a_bad_cage_list_says_why(text, reason):

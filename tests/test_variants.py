@@ -22,13 +22,8 @@ from sudokucp.backends import get_backend
 from sudokucp.check import explain, is_solution
 from sudokucp.executors.base import Task, from_json, to_json
 from sudokucp.io.formats import parse_many, read_puzzles
-from sudokucp.io.variants import (
-    fpuzzles_payload,
-    read_fpuzzles,
-    to_fpuzzles,
-    to_fpuzzles_json,
-    to_text,
-)
+from sudokucp.io.fpuzzles import fpuzzles_payload, read_fpuzzles, to_fpuzzles, to_fpuzzles_json
+from sudokucp.io.variants import to_text
 from sudokucp.puzzle import Puzzle, PuzzleError, Shape, geometry
 from sudokucp.result import Status
 from sudokucp.rules import KINDS, Cage, Rules, connected, layout, window_cells
@@ -372,7 +367,7 @@ def test_a_file_mixes_variant_blocks_and_classic_lines(tmp_path):
     ("# variant: x diagonal\n" + "." * 16, (1, 14), "unknown variant 'diagonal'"),
     ("# variant: killer\n" + "." * 16 + "\ncage 3: r1c1 rXc2", (3, 14), "not a cell"),
     ("# variant: killer\n" + "." * 16 + "\ncage 3: r1c1 r5c1", (3, 14), "off the 4x4 grid"),
-    ("# variant: killer\n" + "." * 16, (1, None), "no a cage line"),
+    ("# variant: killer\n" + "." * 16, (1, None), "no cage line"),
     ("# variant: x\n" + "." * 16 + "\ncage 3: r1c1 r1c2", (1, None), "does not name killer"),
     ("# variant: killer\n" + "." * 16 + "\ncage 3: r1c1 r1c2\ncage: r1c2 r2c2", (4, None),
      "overlaps"),
@@ -439,7 +434,7 @@ def test_f_puzzles_constraints_beyond_the_kinds_are_refused():
 def test_one_f_puzzles_diagonal_is_an_extra_unit():
     data = to_fpuzzles_json(Puzzle.empty(Shape(2, 2)))
     data["diagonal-"] = True
-    from sudokucp.io.variants import fpuzzles_puzzle
+    from sudokucp.io.fpuzzles import fpuzzles_puzzle
 
     assert fpuzzles_puzzle(data).rules == Rules(units=((0, 5, 10, 15),))
 
@@ -470,7 +465,8 @@ def test_a_json_file_that_is_no_variant_goes_to_the_line_reader(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('[{"result": 3, "indices": [[1, 1], [1, "x"]]}]')
     error = read_puzzles(bad)[0].error
-    assert error is not None and error.line == 1 and "result" in error.reason
+    assert error is not None and error.line == 1
+    assert error.reason == "killer JSON: [0].indices[1][1]: 'x' is not a whole number"
 
 
 # --- across a process boundary; a backend that does not take a kind -----------------------------

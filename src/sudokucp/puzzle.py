@@ -67,8 +67,10 @@ class Shape:
     @classmethod
     def for_side(cls, side: int) -> Shape:
         """The most square r x c boxes with r <= c for a side (6 -> 2x3, 12 -> 3x4)."""
-        rows = max((r for r in range(2, int(side**0.5) + 1) if side % r == 0), default=0)
-        if not rows or not 4 <= side <= MAX_SIDE:
+        rows = 0
+        if 4 <= side <= MAX_SIDE:  # the range first: a huge side never reaches the loop
+            rows = max((r for r in range(2, int(side**0.5) + 1) if side % r == 0), default=0)
+        if not rows:
             raise PuzzleError(f"a side of {side} fits no supported shape "
                               f"(sides 4 to {MAX_SIDE} that are not prime)")
         return cls(rows, side // rows)
@@ -76,8 +78,8 @@ class Shape:
     @classmethod
     def for_cells(cls, count: int) -> Shape:
         """The shape whose grid has `count` cells."""
-        side = round(count**0.5) if count > 0 else 0
-        if count < 1 or side * side != count:
+        side = round(count**0.5) if 0 < count <= MAX_SIDE**2 else 0
+        if not side or side * side != count:
             raise PuzzleError(f"{count} cells fits no supported shape (expected a square count "
                               f"such as 16, 36, 81, 144, 256 or 625)")
         return cls.for_side(side)

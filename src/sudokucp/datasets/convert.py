@@ -13,9 +13,9 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from sudokucp.io.fpuzzles import killer_cages
 from sudokucp.io.records import csv_header, csv_record
 from sudokucp.io.tokens import CELL_COUNTS
-from sudokucp.io.variants import killer_cages
 from sudokucp.io.variants import to_text as block_text
 from sudokucp.puzzle import DIGITS, PuzzleError
 

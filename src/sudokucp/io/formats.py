@@ -9,7 +9,8 @@ entry with its error (line, column, reason) and the reading goes on. A line that
 cells and nothing else is read at once by plain.py, which hands anything unusual back to this
 reader.
 A '# variant:' line opens a variant block, an f-puzzles string or link is one puzzle, and a .json
-file may hold a killer's cages or an f-puzzles object: io/variants.py reads them.
+file may hold a killer's cages or an f-puzzles object: io/variants.py reads the block,
+io/fpuzzles.py the others.
 The writers need only the shape and live in puzzle.py; WRITERS names them for `--format`.
 """
 
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from sudokucp.io import variants
+from sudokucp.io import fpuzzles, variants
 from sudokucp.io.plain import plain_puzzle, plain_text
 from sudokucp.io.records import Record, csv_header, split_record
 from sudokucp.io.tokens import (
@@ -57,7 +58,7 @@ BLANK, COMMENT, TITLE, HEADER = "blank", "comment", "title", "header"
 CELLS, BROKEN = "cells", "broken"
 RULE_CHARS = frozenset(" \t|-+=[]{};,")
 MAX_LINE = 1 << 16  # characters; the longest puzzle line (625 numbers and a comment) is far shorter
-FPUZZLES = variants.FPUZZLES_START  # in every f-puzzles string
+FPUZZLES = fpuzzles.FPUZZLES_START  # in every f-puzzles string
 MAX_LOOKAHEAD = 64  # lines looked at past a line to tell a 16x16 row from a 4x4 puzzle
 UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 Source = str | Path | Iterable[str] | Iterable[bytes]
@@ -250,7 +251,7 @@ class _Reader:
             puzzle = plain_puzzle(line.text, self.shape, f"{self.stem}:{line.number}")
             if puzzle is not None:
                 return Entry(line.number, puzzle, comment=self._title())
-        if FPUZZLES in line.text and variants.fpuzzles_payload(line.text):
+        if FPUZZLES in line.text and fpuzzles.fpuzzles_payload(line.text):
             return self._fpuzzles(line)
         record = split_record(line.text, self.columns)
         if self._starts_grid(line, count_cells(record.puzzle)):
@@ -260,7 +261,7 @@ class _Reader:
     def _fpuzzles(self, line: Line) -> Entry:
         comment = self._title()
         try:
-            puzzle = variants.read_fpuzzles(line.text, f"{self.stem}:{line.number}", line.number)
+            puzzle = fpuzzles.read_fpuzzles(line.text, f"{self.stem}:{line.number}", line.number)
         except PuzzleError as err:
             return Entry(line.number, error=_placed(err, line.number), comment=comment)
         return Entry(line.number, puzzle, comment=comment)
@@ -370,7 +371,7 @@ def _json_entries(path: Path) -> list[Entry] | None:
         raise PuzzleError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}"
                           ) from None
     try:
-        puzzles = variants.json_puzzles(text, path.stem)
+        puzzles = fpuzzles.json_puzzles(text, path.stem)
     except PuzzleError as err:
         return [Entry(1, error=err.at_line(1))]
     return None if puzzles is None else [Entry(1, p) for p in puzzles]
@@ -401,8 +402,8 @@ def load_puzzles(source: Source, *, shape: Shape | None = None) -> list[Puzzle]:
 def parse_grid(text: str, *, shape: Shape | None = None, name: str = "") -> Puzzle:
     """One grid from text in any supported layout, on one line or over several; a variant block
     or an f-puzzles string too."""
-    if FPUZZLES in text and variants.fpuzzles_payload(text):
-        return variants.read_fpuzzles(text, name)
+    if FPUZZLES in text and fpuzzles.fpuzzles_payload(text):
+        return fpuzzles.read_fpuzzles(text, name)
     if variants.has_block(text):
         block = [(i, line.rstrip("\r")) for i, line in enumerate(text.split("\n"), 1)]
         start = next(k for k, (_, line) in enumerate(block) if variants.is_header(line))

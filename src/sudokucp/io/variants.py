@@ -1,4 +1,4 @@
-"""Readers and writers of the variants: the variant block, f-puzzles strings, killer cage lists.
+"""Reader and writer of the variants' text: the variant block.
 
 The variant block (text), ended by a blank line or the end of the file:
 
@@ -17,34 +17,24 @@ x (both diagonals), windoku (the windows one cell in from the boxes), anti-knigh
 (no two cells a knight's move, or a king's diagonal step, apart hold the same digit) need no
 section. The
 header names exactly the kinds the sections make; an error names its line and column.
-
-f-puzzles (and SudokuPad's import of it) exchange a puzzle as base64 of LZ-string compressed
-JSON, alone or after '?load=' in a link: its givens, diagonals, extra regions, killer cages,
-irregular regions, given pencil marks, anti-knight and anti-king are read; any other
-constraint is refused by name.
-A .json file holds a killer's cages ({"result": sum, "indices": [[row, col], ...]} each, 1-based;
-ConstraintSolver.jl's benchmark data) or an f-puzzles object.
+f-puzzles strings and JSON files are read by io/fpuzzles.py.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from sudokucp.io.tokens import DuplicateGiven, cells_of, shape_for
-from sudokucp.puzzle import DIGITS, Grid, Puzzle, PuzzleError, Shape, geometry, to_line
+from sudokucp.puzzle import DIGITS, Grid, Puzzle, PuzzleError, Shape, to_line
 from sudokucp.rules import (
     CLASSIC_KIND,
     KINDS,
     Cage,
     Rules,
-    diagonal_cells,
     digits_of,
     layout,
     name_cell,
-    window_cells,
 )
 
 HEADER = re.compile(r"^\s*#\s*variant\s*:", re.IGNORECASE)
@@ -56,13 +46,6 @@ CELL = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
 RULE_CHARS = frozenset(" \t|-+=")
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # region labels written
 ANY = "."  # a candidates token: every digit
-FPUZZLES_START = "N4Ig"  # how LZ-string's base64 of '{"' begins: every f-puzzles string
-FPUZZLES_IGNORED = frozenset({"size", "grid", "title", "author", "ruleset", "solution", "text",
-                              "line", "rectangle", "circle", "cage", "disabledlogic",
-                              "truecandidatesoptions", "negative", "highlight",
-                              "activeConstraints"})  # no rule
-FPUZZLES_READ = frozenset({"diagonal+", "diagonal-", "extraregion", "killercage", "antiknight",
-                           "antiking"})
 Block = Sequence[tuple[int, str]]  # numbered lines: the header first
 Ref = tuple[int, int, int]  # a cell written rXcY: row, column (1-based), text column
 
@@ -99,7 +82,7 @@ def read_block(lines: Block, shape: Shape | None = None, name: str = "") -> Puzz
     why = rules.problem(n)
     if why:
         raise PuzzleError(why, line=header_line)
-    _refuse_clashes(shape, grid, rules, places)
+    refuse_clashes(shape, grid, rules, places)
     return Puzzle(shape, grid, name, rules)
 
 
@@ -162,14 +145,14 @@ def _declared(header: str, number: int) -> set[str]:
 
 def _agree(declared: set[str], rules: Rules, number: int) -> None:
     """The header and the sections name the same kinds."""
-    sections = {"extra-units": "a unit line", "jigsaw": "a regions: section",
-                "killer": "a cage line", "pencil-mark": "a candidates: section"}
+    sections = {"extra-units": "unit line", "jigsaw": "regions: section",
+                "killer": "cage line", "pencil-mark": "candidates: section"}
     for kind, section in sections.items():
         if kind in declared and kind not in rules.features:
             raise PuzzleError(f"the header names {kind} but the block has no {section}",
                               line=number)
         if kind in rules.features and kind not in declared:
-            raise PuzzleError(f"the block has {section} but the header does not name {kind}",
+            raise PuzzleError(f"the block has a {section} but the header does not name {kind}",
                               line=number)
 
 
@@ -289,7 +272,7 @@ def _mask(token: str, side: int, number: int, column: int) -> int:
     return mask
 
 
-def _refuse_clashes(shape: Shape, grid: Grid, rules: Rules,
+def refuse_clashes(shape: Shape, grid: Grid, rules: Rules,
                     places: Mapping[int, tuple[int, int]]) -> None:
     """A given outside its candidates, or repeated in a group, names its place."""
     lay = layout(shape, rules)
@@ -347,238 +330,3 @@ def _candidate_rows(masks: Sequence[int], side: int) -> list[str]:
     width = max(map(len, tokens))
     return [" ".join(t.ljust(width) for t in tokens[i * side:(i + 1) * side]).rstrip()
             for i in range(side)]
-
-
-# --- f-puzzles -----------------------------------------------------------------------------------
-
-def fpuzzles_payload(text: str) -> str | None:
-    """The base64 data of an f-puzzles string or link on a line, or None when it is none."""
-    from urllib.parse import unquote
-
-    stripped = text.strip()
-    _, sep, after = stripped.partition("load=")
-    data = unquote(after.split("&")[0]) if sep else stripped
-    return data if data.startswith(FPUZZLES_START) and " " not in data else None
-
-
-def read_fpuzzles(text: str, name: str = "", line: int | None = None) -> Puzzle:
-    """The puzzle of an f-puzzles string (base64 of LZ-string compressed JSON) or link."""
-    data = fpuzzles_payload(text)
-    if data is None:
-        raise PuzzleError("not an f-puzzles string (it starts with N4Ig, alone or after "
-                          "'?load=')", line=line)
-    try:
-        import lzstring
-    except ModuleNotFoundError:
-        raise PuzzleError("reading f-puzzles needs the package lzstring: pip install "
-                          "'sudoku-cp[variants]'", line=line) from None
-    try:
-        decoded = lzstring.LZString().decompressFromBase64(data)
-        found = json.loads(decoded) if decoded else None
-    except (ValueError, TypeError, IndexError, KeyError):
-        found = None
-    if not isinstance(found, dict):
-        raise PuzzleError("the f-puzzles string does not decompress to a puzzle (cut short "
-                          "when pasted?)", line=line)
-    try:
-        return fpuzzles_puzzle(found, name)
-    except PuzzleError as err:
-        raise err.at_line(line) if line is not None else err from None
-
-
-def fpuzzles_puzzle(data: Mapping[str, Any], name: str = "") -> Puzzle:
-    """The puzzle of an f-puzzles JSON object."""
-    _refuse_constraints(data)
-    shape = _fpuzzles_shape(data)
-    n = shape.side
-    grid = data.get("grid")
-    if not (isinstance(grid, list) and len(grid) == n and all(
-            isinstance(row, list) and len(row) == n for row in grid)):
-        raise PuzzleError(f"f-puzzles 'grid' is not {n} rows of {n} cells")
-    cells = [c if isinstance(c, dict) else {} for row in grid for c in row]
-    givens = tuple(_int(c.get("value", 0)) if c.get("given") else 0 for c in cells)
-    if any(not 0 <= v <= n for v in givens):
-        raise PuzzleError(f"an f-puzzles given is not a digit 1-{n}")
-    rules = Rules(diagonals=bool(data.get("diagonal+")) and bool(data.get("diagonal-")),
-                  windows=_windows(data, shape), units=_fpuzzles_units(data, shape),
-                  regions=_fpuzzles_regions(cells, shape),
-                  cages=tuple(Cage(_positions(c.get("cells", []), n),
-                                   _int(c["value"]) if str(c.get("value", "")).strip() else None)
-                              for c in data.get("killercage") or ()),
-                  candidates=_fpuzzles_candidates(cells, n),
-                  anti_knight=bool(data.get("antiknight")), anti_king=bool(data.get("antiking")))
-    title = name or str(data.get("title") or "")
-    why = rules.problem(n)
-    if why:
-        raise PuzzleError(f"f-puzzles: {why}")
-    return Puzzle(shape, givens, title, rules)
-
-
-def _refuse_constraints(data: Mapping[str, Any]) -> None:
-    for key, value in data.items():
-        if value and key not in FPUZZLES_IGNORED and key not in FPUZZLES_READ:
-            raise PuzzleError(f"f-puzzles constraint {key!r} is not supported (read: the "
-                              f"givens, diagonals, extra regions, killer cages, irregular "
-                              f"regions, given pencil marks, anti-knight and anti-king)")
-
-
-def _fpuzzles_shape(data: Mapping[str, Any]) -> Shape:
-    size = data.get("size")
-    if not isinstance(size, int):
-        raise PuzzleError("an f-puzzles puzzle has no 'size'")
-    return Shape.for_side(size)
-
-
-def _int(value: Any) -> int:
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise PuzzleError(f"f-puzzles value {value!r} is not a whole number") from None
-
-
-def _positions(names: Sequence[Any], side: int) -> tuple[int, ...]:
-    """Cells of f-puzzles positions ('R1C1')."""
-    cells = []
-    for pos in names:
-        found = CELL.fullmatch(str(pos))
-        if not found:
-            raise PuzzleError(f"f-puzzles cell {pos!r} is not a position such as R1C1")
-        row, col = int(found.group(1)), int(found.group(2))
-        if not (1 <= row <= side and 1 <= col <= side):
-            raise PuzzleError(f"f-puzzles cell {pos} is off the {side}x{side} grid")
-        cells.append((row - 1) * side + col - 1)
-    return tuple(cells)
-
-
-def _extra(data: Mapping[str, Any], side: int) -> list[tuple[int, ...]]:
-    """The extra regions and a lone diagonal, as groups of cells."""
-    out = [tuple(sorted(_positions(r.get("cells", []), side)))
-           for r in data.get("extraregion") or ()]
-    main, anti = diagonal_cells(side)
-    if bool(data.get("diagonal+")) != bool(data.get("diagonal-")):
-        out.append(anti if data.get("diagonal+") else main)
-    return out
-
-
-def _windows(data: Mapping[str, Any], shape: Shape) -> bool:
-    """Whether the extra regions include every windoku window."""
-    windows = {tuple(sorted(w)) for w in window_cells(shape.box_rows, shape.box_cols)}
-    return bool(windows) and windows <= set(_extra(data, shape.side))
-
-
-def _fpuzzles_units(data: Mapping[str, Any], shape: Shape) -> tuple[tuple[int, ...], ...]:
-    extra = _extra(data, shape.side)
-    if _windows(data, shape):
-        windows = {tuple(sorted(w)) for w in window_cells(shape.box_rows, shape.box_cols)}
-        extra = [u for u in extra if u not in windows]
-    return tuple(extra)
-
-
-def _fpuzzles_regions(cells: Sequence[Mapping[str, Any]], shape: Shape
-                      ) -> tuple[tuple[int, ...], ...]:
-    """Irregular regions when a cell names one (0-based); () when they are the boxes."""
-    if not any("region" in c for c in cells):
-        return ()
-    n = shape.side
-    boxes = geometry(shape).cell_units
-    found: dict[int, list[int]] = {}
-    for cell, c in enumerate(cells):
-        region = _int(c.get("region", boxes[cell][2] - 2 * n))
-        found.setdefault(region, []).append(cell)
-    regions = tuple(tuple(v) for v in found.values())
-    standard = {tuple(b) for b in geometry(shape).units[2 * n:]}
-    return () if {tuple(sorted(r)) for r in regions} == standard else regions
-
-
-def _fpuzzles_candidates(cells: Sequence[Mapping[str, Any]], side: int) -> tuple[int, ...]:
-    """Given pencil marks as masks (every digit where a cell has none); () when none is."""
-    if not any(c.get("givenPencilMarks") for c in cells):
-        return ()
-    full = (1 << side) - 1
-    return tuple(sum(1 << (_int(d) - 1) for d in set(c["givenPencilMarks"]) if
-                     1 <= _int(d) <= side) or full if c.get("givenPencilMarks") else full
-                 for c in cells)
-
-
-def to_fpuzzles_json(puzzle: Puzzle) -> dict[str, Any]:
-    """The f-puzzles JSON object of a puzzle."""
-    n, rules = puzzle.side, puzzle.rules
-    region = {c: k for k, cells in enumerate(rules.regions) for c in cells}
-    full = (1 << n) - 1
-    grid = []
-    for i in range(n):
-        row = []
-        for j in range(n):
-            cell, entry = i * n + j, {}
-            if puzzle.cells[cell]:
-                entry.update(value=puzzle.cells[cell], given=True)
-            if rules.regions:
-                entry["region"] = region[cell]
-            if rules.candidates and rules.candidates[cell] != full:
-                entry["givenPencilMarks"] = digits_of(rules.candidates[cell])
-            row.append(entry)
-        grid.append(row)
-    data: dict[str, Any] = {"size": n, "title": puzzle.name, "grid": grid}
-    if rules.diagonals:
-        data["diagonal+"] = data["diagonal-"] = True
-    for key, on in (("antiknight", rules.anti_knight), ("antiking", rules.anti_king)):
-        if on:
-            data[key] = True
-    extra = [*(window_cells(puzzle.shape.box_rows, puzzle.shape.box_cols) if rules.windows
-               else ()), *rules.units]
-    if extra:
-        data["extraregion"] = [{"cells": [_position(c, n) for c in u]} for u in extra]
-    if rules.cages:
-        data["killercage"] = [{"cells": [_position(c, n) for c in cage.cells],
-                               **({} if cage.total is None else {"value": str(cage.total)})}
-                              for cage in rules.cages]
-    return data
-
-
-def _position(cell: int, side: int) -> str:
-    return f"R{cell // side + 1}C{cell % side + 1}"
-
-
-def to_fpuzzles(puzzle: Puzzle) -> str:
-    """The f-puzzles string of a puzzle: base64 of LZ-string compressed JSON."""
-    import lzstring
-
-    text = json.dumps(to_fpuzzles_json(puzzle), separators=(",", ":"))
-    return lzstring.LZString().compressToBase64(text)
-
-
-# --- JSON files ----------------------------------------------------------------------------------
-
-def json_puzzles(text: str, stem: str = "") -> list[Puzzle] | None:
-    """The puzzle of a JSON file: a killer's cage list or an f-puzzles object; None when the
-    text is neither (another reader may take it)."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    if isinstance(data, dict) and "grid" in data and "size" in data:
-        return [fpuzzles_puzzle(data, stem)]
-    if isinstance(data, list) and data and all(isinstance(c, dict) and "indices" in c
-                                               for c in data):
-        return [killer_cages(data, stem)]
-    return None
-
-
-def killer_cages(cages: Sequence[Mapping[str, Any]], name: str = "") -> Puzzle:
-    """A killer without givens from cages {"result": sum, "indices": [[row, col], ...]}
-    (1-based); the side is the largest row or column named."""
-    try:
-        spots = [[(int(r), int(c)) for r, c in cage["indices"]] for cage in cages]
-        totals = [None if cage.get("result") is None else int(cage["result"]) for cage in cages]
-    except (TypeError, ValueError, KeyError):
-        raise PuzzleError("a cage is not {\"result\": sum, \"indices\": [[row, column], "
-                          "...]}") from None
-    side = max(max(max(r, c) for r, c in cells) for cells in spots if cells)
-    shape = Shape.for_side(side)
-    made = tuple(Cage(tuple((r - 1) * side + c - 1 for r, c in cells), total)
-                 for cells, total in zip(spots, totals))
-    rules = Rules(cages=made)
-    why = rules.problem(side)
-    if why:
-        raise PuzzleError(why)
-    return Puzzle(shape, (0,) * shape.cells, name, rules)
