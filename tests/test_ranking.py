@@ -172,3 +172,19 @@ def test_sig_writes_three_significant_digits_without_exponents():
         "0.0000622", "0.000250", "1.10", "12.3", "1230", "98800"]
     assert sig(math.nan) == "" and sig(0.0) == "0" and sig(math.inf) == "inf"
     assert md("a|b*c`d") == "a\\|b\\*c\\`d"
+
+
+def test_pairs_csv_spares_the_bootstrap_and_gives_the_same_ranking():
+    from sudokucp.reporting.scores import pairs_frame
+
+    puzzles = _puzzles(_rows({"a": 1.0, "b": [1.1, 0.95] * 4, "c": 2.0, "d": 2.5}))
+    again = rankings(puzzles, pairs_frame(puzzles))["set"]
+    for mine, known in zip(rankings(puzzles)["set"], again):
+        assert (mine.backend, mine.rank, mine.tied, mine.verdict) == (
+            known.backend, known.rank, known.tied, known.verdict)
+        assert (mine.ratio, mine.low, mine.high) == pytest.approx(
+            (known.ratio, known.low, known.high))
+        assert (mine.above is None) == (known.above is None)
+        if mine.above is not None:
+            assert mine.above.ratio == pytest.approx(known.above.ratio)
+            assert (mine.above.a, mine.above.b) == (known.above.a, known.above.b)

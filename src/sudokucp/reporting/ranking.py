@@ -81,9 +81,28 @@ def shape_label(grid: str) -> str:
     return f"{side}x{side}"
 
 
-def rankings(puzzles: pd.DataFrame) -> dict[str, list[Place]]:
-    """Per class label, the backends in ranking order."""
-    return {label: places(group) for label, group in classes(puzzles).items()}
+def rankings(puzzles: pd.DataFrame, pairs: pd.DataFrame | None = None
+             ) -> dict[str, list[Place]]:
+    """Per class label, the backends in ranking order. `pairs`, pairs.csv's frame of the same
+    lines (sudokucp.reporting.scores.pairs_frame), spares the bootstrap again when there is one
+    class: its pairs are then this ranking's."""
+    found = classes(puzzles)
+    known = paired_lines(pairs) if pairs is not None and len(found) == 1 else {}
+    return {label: places(group, known) for label, group in found.items()}
+
+
+def paired_lines(pairs: pd.DataFrame) -> dict[tuple[str, str], Paired]:
+    """pairs.csv's lines as paired comparisons both ways: (a, b) holds b's time over a's."""
+    known = {}
+    for line in pairs.itertuples(index=False):
+        slow, fast = str(line.a), str(line.b)  # a is `ratio` times slower than b
+        known[(fast, slow)] = Paired(fast, slow, line.puzzles, line.ratio, line.ci_low,
+                                     line.ci_high, line.b_faster, line.ties, line.a_faster,
+                                     line.wilcoxon_p, line.verdict)
+        known[(slow, fast)] = Paired(slow, fast, line.puzzles, 1 / line.ratio,
+                                     1 / line.ci_high, 1 / line.ci_low, line.a_faster,
+                                     line.ties, line.b_faster, line.wilcoxon_p, line.verdict)
+    return known
 
 
 def backend_order(puzzles: pd.DataFrame) -> list[str]:
@@ -95,9 +114,11 @@ def backend_order(puzzles: pd.DataFrame) -> list[str]:
     return _order(times, counts)
 
 
-def places(lines: pd.DataFrame) -> list[Place]:
+def places(lines: pd.DataFrame, known: Mapping[tuple[str, str], Paired] | None = None
+           ) -> list[Place]:
     """The backends of one class in ranking order, with their ratios to the best and to the one
-    above them."""
+    above them (taken from `known` where it holds them)."""
+    known = known or {}
     times, counts = _times(lines)
     order = _order(times, counts)
     if not order:
@@ -111,9 +132,10 @@ def places(lines: pd.DataFrame) -> list[Place]:
             found.append(Place(best, 1, solved, ran, 1.0, 1.0, 1.0, solved, math.nan, False,
                                True))
             continue
-        p = _pair(times, best, backend)
+        p = known.get((best, backend)) or _pair(times, best, backend)
         tied = bool(solved == counts[best] and (p.n == 0 or p.low <= 1 <= p.high))
-        above = p if i == 1 else _pair(times, order[i - 1], backend)
+        above = p if i == 1 else (known.get((order[i - 1], backend))
+                                  or _pair(times, order[i - 1], backend))
         found.append(Place(backend, 1 if tied else i + 1, solved, ran, p.ratio, p.low, p.high,
                            p.n, p.p_value, tied, False, above, p.verdict))
     return found

@@ -1,5 +1,5 @@
 """Tables and pictures from result rows: results.csv, summary.csv, scores.csv, pairs.csv,
-instances.csv, ranking.csv, cactus.png, scatter/*.png, summary.md and report.html; summary.md and
+instances.csv, ranking.csv, cactus.png, scatter.png, summary.md and report.html; summary.md and
 report.html open with the answer, the backends ranked per data set (sudokucp.reporting.ranking).
 
 results.csv holds every run; the other tables and the plots take each puzzle once, as its median
@@ -23,9 +23,17 @@ from sudokucp.reporting import failures as failed_runs
 from sudokucp.reporting.failures import Failure, failures
 from sudokucp.reporting.forms import forms_frame, forms_markdown
 from sudokucp.reporting.html_report import Page, render
-from sudokucp.reporting.plots import cactus, cactus_figure, scatters, shape_of
+from sudokucp.reporting.plots import (
+    SCATTER_FILE,
+    cactus,
+    cactus_figure,
+    remove_old_scatters,
+    scatter_plot,
+    shape_of,
+)
 from sudokucp.reporting.ranking import (
     Place,
+    backend_order,
     html_headline,
     markdown_lines,
     noise_marks,
@@ -202,7 +210,8 @@ def markdown(summary: pd.DataFrame, disagreements: Sequence[Any], settings: Mapp
     parts += [markdown_table(summary), "", told["summary"], "",
               f"![{_('cactus plot')}](cactus.png)" if not summary.empty else _(NO_RUN), ""]
     if scatters:
-        parts += [told["scatter"], "", *(f"- [{name}](scatter/{name})" for name in scatters), ""]
+        parts += [told["scatter"], "", *(f"![{_('scatter plots')}]({name})" for name in scatters),
+                  ""]
     if instances is not None:
         parts += _instances_part(instances, told["instances"])
     parts += [f"## {_('Disagreements')}", ""]
@@ -377,11 +386,12 @@ def _cell(value: Any, escaped: bool = False) -> str:
 
 
 def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
-                  settings: Mapping[str, Any], problems: Sequence[str] = ()) -> list[Path]:
+                  settings: Mapping[str, Any], problems: Sequence[str] = (),
+                  scatter: Sequence[tuple[str, str]] | None = None) -> list[Path]:
     """results.csv (every run), then from each puzzle's median over its repeats summary.csv,
-    scores.csv, pairs.csv, instances.csv, ranking.csv, cactus.png, a scatter plot per pair of
-    backends in scatter/, summary.md and report.html in `out`, and forms.csv after isomorphs;
-    their paths (scatter/ once)."""
+    scores.csv, pairs.csv, instances.csv, ranking.csv, cactus.png, scatter.png (the pairs
+    `scatter`, else the scatter matrix of the first backends), summary.md and report.html in
+    `out`, and forms.csv after isomorphs; their paths."""
     out.mkdir(parents=True, exist_ok=True)
     results = results_frame(rows)
     empty = results.empty
@@ -391,17 +401,17 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
     if empty:  # headers alone (scores would hold a virtual best of no puzzle)
         tables = [table.iloc[:0] for table in tables]
     summary, scores, pairs, instances = tables
-    ranked = rankings(puzzles)
+    ranked = rankings(puzzles, pairs)
     failed = failures(zip(results["backend"], results["status"], results["error"]))
     paths = [out / name for name in ("results.csv", "summary.csv", "scores.csv", "pairs.csv",
-                                     "instances.csv", "cactus.png", "scatter", "summary.md",
+                                     "instances.csv", "cactus.png", SCATTER_FILE, "summary.md",
                                      "report.html")]
     atomic_write(paths[0], lambda tmp: results.to_csv(tmp, index=False))  # full precision
     for path, frame in zip(paths[1:5], tables):
         _csv(frame, path)
     _csv(ranking_frame(ranked), out / "ranking.csv")
-    plots = _plots(puzzles, paths[5], paths[6], settings.get("timeout"))
-    names = [path.name for path in plots.values()]
+    plots = _plots(puzzles, paths[5], paths[6], settings.get("timeout"), scatter)
+    names = [plots.name] if plots else []
     forms = forms_frame(results)
     if not forms.empty:
         paths.append(out / "forms.csv")
@@ -417,22 +427,25 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
                 told | {"instances": told["instances"] + _cut_note(instances)}, pairs=pairs,
                 warnings=warnings, noise_note=_(NO_WARNING) if calibrated else "",
                 headline=html_headline(ranked, noise_marks(settings)),
-                failures=failed_runs.html_section(failed))
+                failures=failed_runs.html_section(failed), runs=results)
     write_text(paths[8], render(page))
     paths.append(out / "ranking.csv")
-    return [p for p in paths if p.exists() and (p.is_file() or plots)]
+    return [p for p in paths if p.is_file()]
 
 
-def _plots(puzzles: pd.DataFrame, cactus_path: Path, folder: Path, timeout: float | None
-           ) -> dict[tuple[str, str], Path]:
-    """The cactus plot and the scatter plots; with no run, none (an earlier bench's removed)."""
+def _plots(puzzles: pd.DataFrame, cactus_path: Path, scatter_path: Path, timeout: float | None,
+           scatter: Sequence[tuple[str, str]] | None) -> Path | None:
+    """The cactus plot and the scatter plot (its path, None when not drawn), their legends in
+    the order of the ranking; with no run, neither (an earlier bench's removed). Earlier
+    versions' scatter/ folder is removed."""
+    remove_old_scatters(cactus_path.parent)
     if puzzles.empty:
         cactus_path.unlink(missing_ok=True)
-        for old in folder.glob("*.png"):
-            old.unlink()
-        return {}
-    cactus(puzzles, cactus_path, timeout)
-    return scatters(puzzles, folder, timeout)
+        scatter_path.unlink(missing_ok=True)
+        return None
+    order = backend_order(puzzles)
+    cactus(puzzles, cactus_path, timeout, order)
+    return scatter_plot(puzzles, scatter_path, timeout, scatter, order)
 
 
 def page_instances(instances: pd.DataFrame) -> pd.DataFrame:
