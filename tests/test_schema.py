@@ -211,3 +211,18 @@ def test_a_negative_shape_names_the_range(capsys) -> None:
     err = capsys.readouterr().err
     assert "a side of -9 fits no supported shape (sides 4 to 35" in err
     assert "invalid shape_arg value" not in err
+
+
+@pytest.mark.parametrize(("cages", "message"), [
+    ([{"cells": ["R1C1", "R1C1"], "value": "3"}], "f-puzzles: cage r1c1 r1c1 names a cell twice"),
+    ([{"cells": ["R1C1", "R1C2"], "value": "3"}, {"cells": ["R1C2"], "value": "2"}],
+     "f-puzzles: cage r1c2 overlaps another cage"),
+])
+def test_cage_errors_name_cells_r1c1(cages: list, message: str) -> None:
+    with pytest.raises(PuzzleError) as err:
+        fpuzzles_puzzle(fpuzzles(killercage=cages))
+    assert err.value.reason == message
+    from sudokucp.rules import Cage, Rules
+
+    assert Rules(cages=(Cage((0, 81), 5),)).problem(9) == ("cage r1c1 81 has cell 81 (row-major), "
+                                                           "off the 9x9 grid")

@@ -39,6 +39,11 @@ def name_cell(side: int, cell: int) -> str:
     return f"r{cell // side + 1}c{cell % side + 1}"
 
 
+def name_cells(side: int, cells: Sequence[int]) -> str:
+    """Cells in players' notation, 'r1c1 r1c2' (a cell off the grid by its row-major index)."""
+    return " ".join(name_cell(side, c) if 0 <= c < side * side else str(c) for c in cells)
+
+
 def name_span(side: int, cells: Sequence[int]) -> str:
     """A group named by its first and last cells: 'r1c1-r2c1' (one cell: 'r1c1')."""
     first, last = name_cell(side, min(cells)), name_cell(side, max(cells))
@@ -157,7 +162,7 @@ KING = ((1, -1), (1, 1))  # the diagonal steps (the others share a row or a colu
 def _cells_problem(side: int, cells: Sequence[int], what: str) -> str | None:
     off = [c for c in cells if not 0 <= c < side * side]
     if off:
-        return f"{what} has cell {off[0]}, off the {side}x{side} grid"
+        return f"{what} has cell {off[0]} (row-major), off the {side}x{side} grid"
     if len(set(cells)) != len(cells):
         return f"{what} names a cell twice"
     if not 1 <= len(cells) <= side:
@@ -167,7 +172,7 @@ def _cells_problem(side: int, cells: Sequence[int], what: str) -> str | None:
 
 def _units_problem(rules: Rules, side: int) -> str | None:
     for unit in rules.units:
-        why = _cells_problem(side, unit, f"unit {list(unit)}")
+        why = _cells_problem(side, unit, f"unit {name_cells(side, unit)}")
         if why:
             return why
     return None
@@ -194,7 +199,7 @@ def _regions_problem(rules: Rules, side: int) -> str | None:
 def _cages_problem(rules: Rules, side: int) -> str | None:
     seen: set[int] = set()
     for cage in rules.cages:
-        why = _cells_problem(side, cage.cells, f"cage {list(cage.cells)}")
+        why = _cells_problem(side, cage.cells, f"cage {name_cells(side, cage.cells)}")
         if why:
             return why
         if cage.total is not None and cage.total < 1:
