@@ -241,7 +241,8 @@ def place_text(place: Place, noise: Noise | None = None, name: Name = str) -> st
         head = _("{backend}: no puzzle solved by both it and the best").format(backend=backend)
     elif place.both == 1:  # one puzzle: no interval to speak of
         head = f"{backend} {ratio_text(place.ratio)}"
-        notes.append(_("on 1 puzzle"))
+        if place.puzzles > 1:  # a class of one puzzle says so once
+            notes.append(_("on 1 puzzle"))
     else:
         head = f"{backend} {ratio_text(place.ratio, place.low, place.high)}"
     if place.tied:

@@ -234,11 +234,13 @@ def pairs_that_matter(ranked: Mapping[str, list[Place]]) -> pd.DataFrame:
         for place in found:
             up = place.above
             best = (_("1 (the best)") if place.best else
-                    ratio_text(place.ratio, place.low, place.high))
+                    ratio_text(place.ratio, *((place.low, place.high) if place.both > 1
+                                              else ())))
             lines.append([md(label), place.rank, md(place.backend),
                           f"{place.solved}/{place.puzzles}", best, p_text(place.p_value),
                           md(place.verdict), md(up.a) if up else "",
-                          ratio_text(up.ratio, up.low, up.high) if up else "",
+                          ratio_text(up.ratio, *((up.low, up.high) if up.n > 1 else ()))
+                          if up else "",
                           p_text(up.p_value) if up else "", md(up.verdict) if up else ""])
     return pd.DataFrame(lines, columns=PAIR_HEADS)
 
