@@ -103,8 +103,13 @@ def test_an_interval_without_1_is_no_tie_even_where_the_test_gives_no_verdict():
 def test_on_one_puzzle_the_headline_gives_no_interval():
     one = [r for r in _rows({"a": 1.0, "b": 3.0}) if r.puzzle == "p0"]
     found = rankings(_puzzles(one))["set"]
-    assert headline_text(found) == "a 1 (fastest) · b 3.00× (on 1 puzzle)"
+    assert headline_text(found) == "a 1 (fastest) · b 3.00×"  # the class says "1 puzzle"
+    assert console_lines(rankings(_puzzles(one)))[0].startswith("set (1 puzzle): ")
     assert found[1].rank == 2
+    two = [r for r in _rows({"a": 1.0, "b": 3.0}, status={("b", 1): Status.TIMEOUT})
+           if r.puzzle in ("p0", "p1")]
+    found = rankings(_puzzles(two))["set"]
+    assert headline_text(found) == "a 1 (fastest) · b 3.00× (on 1 puzzle; 1/2 solved)"
 
 
 def test_classes_split_a_data_set_that_mixes_shapes():
