@@ -73,8 +73,9 @@ def test_the_cactus_plot_has_a_curve_per_shape_a_time_limit_and_a_legend_off_the
         assert ax.get_lines()[-1].get_ydata()[0] == 2000  # milliseconds, as the y axis says
         assert "(ms, log scale)" in ax.get_ylabel() and "count" in ax.get_xlabel()
         fig.canvas.draw()
-        legend = ax.get_legend().get_window_extent()
-        assert not legend.overlaps(ax.get_window_extent())
+        (legend,) = fig.legends  # one legend for every panel, below them
+        assert [t.get_text() for t in legend.get_texts()] == labels
+        assert not legend.get_window_extent().overlaps(ax.get_window_extent())
     finally:
         plt.close(fig)
 
@@ -178,6 +179,8 @@ def test_the_written_reports_hold_the_pairs_and_the_warnings(tmp_path):
     assert "## Pairs that matter" in text and "| a faster |" in text
     page = (tmp_path / "report.html").read_text()
     assert 'id="pairs"' in page and 'class="warning"' in page
+    assert page.index('<section id="headline">') < page.index("Measurement noise")  # answer first
+    assert "a 1 (fastest) · b 1.50× [" in page
     assert "calibration spread 40% of its median" in page
 
 

@@ -18,8 +18,10 @@ from sudokucp.cli.common import (
     add_lang,
     count_arg,
     fail,
+    isomorphs_arg,
     memory_arg,
     puzzle_source,
+    repeat_arg,
     require_cpu_limit,
     seconds_arg,
     whole_arg,
@@ -43,8 +45,8 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
                                    "cross-validate the backends and write results.jsonl, "
                                    "results.csv, summary.csv, cactus.png and summary.md to OUT "
                                    "(one bench at a time per folder). "
-                                   "Exit status: 0 all agree, 1 wrong answers, disagreements or "
-                                   "no run answered, "
+                                   "Exit status: 0 all agree, 1 wrong answers, disagreements, "
+                                   "no run answered or a run that ended in error or crash, "
                                    "2 bad input, an OUT that is in use or cannot be written, "
                                    "an OUT holding runs without --resume or --overwrite, or "
                                    "--resume with other settings; 130 on Ctrl-C, 143 on SIGTERM "
@@ -66,15 +68,16 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--measure", choices=("cpu", "wall"), default="cpu",
                    help="the time the tables rank by: cpu (default: CPU seconds of the search) "
                         "or wall (wall-clock seconds of the search); both are logged")
-    p.add_argument("--repeat", type=count_arg, default=1, metavar="K",
-                   help="run each backend on each puzzle K times, every run in an order "
-                        "shuffled by --seed (0 if not given); the tables take each puzzle's "
-                        "median")
-    p.add_argument("--isomorphs", type=whole_arg, default=0, metavar="K",
-                   help="also run each backend on K random isomorphs of each puzzle (digits "
-                        "relabelled, rows, columns, bands and stacks reordered), drawn with "
-                        "--seed; solutions are mapped back and judged on the puzzle as given, "
-                        "and summary.md shows each backend's spread over the forms")
+    p.add_argument("--repeat", type=repeat_arg, default=1, metavar="K",
+                   help="run each backend on each puzzle K times (1 to 1000), every run in an "
+                        "order shuffled by --seed (0 if not given); the tables take each "
+                        "puzzle's median")
+    p.add_argument("--isomorphs", type=isomorphs_arg, default=0, metavar="K",
+                   help="also run each backend on K random isomorphs of each puzzle (0 to "
+                        "1000; digits relabelled, rows, columns, bands and stacks "
+                        "reordered), drawn with --seed; solutions are mapped back and judged "
+                        "on the puzzle as given, and summary.md shows each backend's spread "
+                        "over the forms")
     p.add_argument("--pin", action="store_true",
                    help="pin each run's worker to cores of its own (local executor)")
     p.add_argument("--jobs", type=count_arg, default=1, metavar="J",
