@@ -57,8 +57,8 @@ def rebuilt(tmp_path):
 def test_report_rebuilds_every_output_from_the_log_alone(rebuilt, capsys):
     for name in OUTPUTS:
         assert (rebuilt / name).stat().st_size > 0, name
-    assert sorted(p.name for p in (rebuilt / "scatter").iterdir()) == [
-        "fast_vs_mid.png", "fast_vs_slow.png", "mid_vs_slow.png"]
+    assert (rebuilt / "scatter.png").read_bytes().startswith(b"\x89PNG")
+    assert not (rebuilt / "scatter").exists()  # one scatter matrix, no file per pair
     scores = (rebuilt / "scores.csv").read_text().splitlines()
     assert scores[0].startswith("backend,puzzles,solved,")
     assert scores[-1].startswith("virtual best,6,6,")
@@ -71,7 +71,7 @@ def test_the_page_needs_nothing_outside_it(rebuilt):
     page = (rebuilt / "report.html").read_text()
     assert "http://" not in page and "https://" not in page and "<link" not in page
     sources = re.findall(r'src="([^"]*)"', page)
-    assert len(sources) == 4 and all(s.startswith("data:image/png;base64,") for s in sources)
+    assert len(sources) == 2 and all(s.startswith("data:image/png;base64,") for s in sources)
     assert "default-src 'none'" in page  # the browser itself refuses any fetch
 
 
@@ -99,9 +99,26 @@ def test_the_page_sorts_and_filters_in_a_browser(rebuilt):
         assert page.locator("#instances tbody tr:visible").count() == 0
         page.fill("input[data-filter='instances']", "")
         assert page.locator("#instances tbody tr:visible").count() == total
-        assert page.locator("figure[data-pair]:visible").count() == 1
-        page.select_option("#pair", "2")
-        assert page.get_attribute("figure[data-pair]:visible", "data-pair") == "2"
+        assert errors == []
+
+
+def test_the_page_opens_with_the_ranking_and_its_results_table_sorts_and_filters(rebuilt):
+    with open_page(rebuilt / "report.html") as (page, errors):
+        first = page.locator("h1 ~ *").first
+        assert first.get_attribute("id") == "headline"
+        classes = page.locator("#headline li").all_text_contents()
+        assert classes[0].startswith("small (3 puzzles): fast 1 (fastest) · mid ")
+        assert classes[1].startswith("tiny (3 puzzles): slow 1 (fastest) · fast ")
+        runs = page.locator("#runs tbody tr")
+        assert runs.count() == 18
+        page.click("#runs thead th:text-is('time_ms')")
+        page.click("#runs thead th:text-is('time_ms')")  # descending: the slowest first
+        slowest = page.locator("#runs tbody tr:first-child td").all_text_contents()
+        assert slowest[2:4] == ["fast", "timeout"] and slowest[6] == "1000"
+        page.fill("input[data-filter='runs']", "tiny slow")
+        shown = page.locator("#runs tbody tr:visible td:nth-child(2)").all_text_contents()
+        assert sorted(shown) == ["p2", "p4", "p6"]
+        assert page.text_content("[data-count='runs']") == "3 of 18 rows"
         assert errors == []
 
 
@@ -144,8 +161,8 @@ def test_bench_writes_the_scores_the_plots_and_the_page(tmp_path):
     outcome = bench_and_report(BenchConfig(backends=["mrv", "hybrid"], puzzles=[puzzles],
                                             out=tmp_path / "out", timeout=5))
     names = {p.name for p in outcome.files}
-    assert {"scores.csv", "instances.csv", "scatter", "report.html"} <= names
-    assert (tmp_path / "out" / "scatter" / "hybrid_vs_mrv.png").exists()
+    assert {"scores.csv", "instances.csv", "scatter.png", "report.html"} <= names
+    assert (tmp_path / "out" / "scatter.png").exists()
     assert "virtual best" in (tmp_path / "out" / "report.html").read_text()
 
 
@@ -161,3 +178,31 @@ def test_the_page_keeps_status_differences_first_when_it_cuts_the_table(monkeypa
     assert report.page_instances(table)["puzzle"].tolist() == ["d", "b"]
     assert "shows 2 of the 4 puzzles" in report._cut_note(table)
     assert report.page_instances(table.head(2)).equals(table.head(2))
+
+
+def _plan(backends: int, puzzles: int) -> dict[str, list[tuple[str, float]]]:
+    """`backends` backends b0, b1, ... on `puzzles` puzzles, b<k> 1.5^k times slower than b0,
+    one run in 50 of each a timeout."""
+    return {f"b{k}": [("timeout", 1.0) if i % 50 == 7 else ("solved", 0.001 * 1.5**k + i * 1e-6)
+                      for i in range(puzzles)] for k in range(backends)}
+
+
+def test_the_page_of_twelve_backends_on_six_puzzles_stays_under_a_megabyte(tmp_path):
+    folder = write_log(tmp_path / "runs", _plan(12, 6))
+    assert main(["report", str(folder)]) == 0
+    assert (folder / "report.html").stat().st_size < 1_000_000
+    assert not (folder / "scatter").exists()
+
+
+def test_the_page_caps_its_results_table_and_says_where_the_rest_is(tmp_path):
+    folder = write_log(tmp_path / "runs", _plan(4, 1500))
+    assert main(["report", str(folder)]) == 0
+    page = (folder / "report.html").read_text()
+    assert page.count("<tr") - page.count("<tr class=\"vbs\"") < 8000
+    assert "The page shows 1,000 of the 6,000 runs" in page and "`results.csv`" not in page
+    assert "<code>results.csv</code> holds every one" in page
+    table = page[page.index('id="runs"'):]
+    table = table[:table.index("</table>")]
+    assert table.count("<tr>") == 1000 + 1  # the header's row and 1,000 runs
+    assert table.count(">timeout<") == 4 * 30  # every unsolved run kept first
+    assert len(page.encode()) < 2_000_000

@@ -123,17 +123,6 @@ def test_a_scatter_plot_puts_unsolved_runs_on_the_border():
     plt.close(fig)
 
 
-def test_scatter_files_follow_the_backends_of_the_run(tmp_path):
-    pytest.importorskip("matplotlib")
-    from sudokucp.reporting.plots import scatters
-
-    (tmp_path / "old_vs_gone.png").write_bytes(b"")
-    made = scatters(_frame(ROWS), tmp_path, LIMIT)
-    assert [p.name for p in made.values()] == ["a_vs_b.png"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_vs_b.png"]
-    assert (tmp_path / "a_vs_b.png").read_bytes().startswith(b"\x89PNG")
-
-
 def test_a_puzzle_nobody_solved_has_no_fastest_backend():
     rows = [_row("a", "p1", Status.TIMEOUT, 2.0), _row("b", "p1", Status.CRASH, 0.1),
             _row("a", "p2", Status.TIMEOUT, 2.0), _row("b", "p2", Status.TIMEOUT, 2.0)]

@@ -21,6 +21,7 @@ import pandas as pd
 
 from sudokucp.i18n import _
 from sudokucp.reporting.scores import UNSOLVED, VBS
+from sudokucp.stats import ANSWERED_WORDS
 
 
 @dataclass
@@ -32,7 +33,7 @@ class Page:
     summary: pd.DataFrame
     instances: pd.DataFrame
     cactus: Path | None = None
-    scatters: Mapping[tuple[str, str], Path] = field(default_factory=dict)
+    scatter: Path | None = None  # the scatter matrix, or the pairs asked for
     disagreements: Sequence[str] = ()
     problems: Sequence[str] = ()
     notes: Mapping[str, str] = field(default_factory=dict)  # section: its explanation
@@ -41,6 +42,7 @@ class Page:
     noise_note: str = ""  # said under "Measurement noise" when there is no warning
     headline: str = ""  # the answer first: the ranking per data set (ranking.html_headline)
     failures: str = ""  # the reasons of the error and crash runs (failures.html_section)
+    runs: pd.DataFrame | None = None  # every run (results.csv); the page shows PAGE_RUNS
 
 
 def _asset(name: str) -> str:
@@ -57,7 +59,7 @@ def render(page: Page, title: str | None = None) -> str:
     if page.pairs is not None:
         body.append(_section(_("Pairs of backends"), "pairs", page.pairs,
                              page.notes.get("pairs", ""), scroll=True))
-    body += [_plots(page),
+    body += [_plots(page), _runs(page.runs),
              _section(_("Where the backends part ways"), "instances", page.instances,
                       page.notes.get("instances", ""), scroll=True),
              _section(_("Summary per backend and data set"), "summary", page.summary,
@@ -141,23 +143,49 @@ def _plots(page: Page) -> str:
     parts = [f"<h2>{html.escape(_('Plots'))}</h2>"]
     if page.cactus is not None and page.cactus.exists():
         parts.append(_figure(page.cactus, _("Cactus plot: puzzles solved against search time")))
-    if page.scatters:
+    if page.scatter is not None and page.scatter.exists():
         parts.append(f'<p class="note">{_inline(page.notes.get("scatter", ""))}</p>')
-        options = "".join(f'<option value="{i}">{html.escape(_against(a, b))}</option>'
-                          for i, (a, b) in enumerate(page.scatters))
-        parts.append(f'<label>{html.escape(_("pair of backends"))} <select id="pair">{options}'
-                     f"</select></label>")
-        for i, ((a, b), path) in enumerate(page.scatters.items()):
-            parts.append(_figure(path, _against(a, b), pair=str(i)))
+        parts.append(_figure(page.scatter, _("Scatter plots: time per puzzle, backend against "
+                                             "backend")))
     return "\n".join(parts)
 
 
-def _against(a: str, b: str) -> str:
-    return _("{a} against {b}").format(a=a, b=b)
-
-
-def _figure(path: Path, caption: str, pair: str | None = None) -> str:
-    attr = f' data-pair="{pair}"' if pair is not None else ""
+def _figure(path: Path, caption: str) -> str:
     alt = html.escape(caption)
-    return (f'<figure{attr}><img alt="{alt}" src="{data_uri(path)}">'
+    return (f'<figure><img alt="{alt}" src="{data_uri(path)}">'
             f"<figcaption>{alt}</figcaption></figure>")
+
+
+PAGE_RUNS = 1000  # runs the page's results table holds at most (results.csv holds every one)
+RUN_COLUMNS = {"dataset": "dataset", "puzzle": "puzzle", "backend": "backend",
+               "status": "status", "repeat": "repeat", "form": "form", "seconds": "time_ms",
+               "cpu": "cpu_ms", "wall": "wall_ms", "rss_mb": "rss_mb", "error": "error"}
+MS_COLUMNS = ("seconds", "cpu", "wall")
+
+
+def page_runs(results: pd.DataFrame, cap: int | None = None) -> pd.DataFrame:
+    """The runs the page's table shows, times in ms: every run when there are at most `cap`
+    (PAGE_RUNS); else the runs that did not end solved or unsat first, then the slowest."""
+    cap = PAGE_RUNS if cap is None else cap
+    frame = results[[c for c in RUN_COLUMNS if c in results]]
+    if len(frame) > cap:
+        lost = ~frame["status"].isin(ANSWERED_WORDS)
+        keys = pd.DataFrame({"lost": lost, "seconds": frame["seconds"].astype(float)})
+        frame = frame.loc[keys.sort_values(["lost", "seconds"], ascending=False,
+                                           kind="stable").index[:cap]]
+    frame = frame.assign(**{c: pd.to_numeric(frame[c], errors="coerce") * 1000
+                            for c in MS_COLUMNS if c in frame})
+    return frame.rename(columns=RUN_COLUMNS)
+
+
+def _runs(results: pd.DataFrame | None) -> str:
+    """The results table: a line per run, at most PAGE_RUNS of them, and how many it shows."""
+    if results is None:
+        return ""
+    shown = page_runs(results)
+    note = _("A line per run, times in milliseconds (`time_ms`: the time the tables rank by).")
+    if len(shown) < len(results):
+        note += " " + _("The page shows {shown} of the {total} runs: those that did not end "
+                        "solved or unsat first, then the slowest; `results.csv` holds every "
+                        "one.").format(shown=f"{len(shown):,}", total=f"{len(results):,}")
+    return _section(_("Results"), "runs", shown, note, scroll=True)

@@ -1,12 +1,15 @@
-"""The pictures of a results table: the cactus plot (puzzles solved against time) and log-log
-scatter plots of two backends puzzle by puzzle, unsolved runs on the border. With repeats, each
-puzzle is drawn once, as its median over them (sudokucp.stats.per_puzzle_medians)."""
+"""The pictures of a results table: the cactus plot (puzzles solved against time, a panel per
+data set, a style per backend in ranking order) and log-log scatter plots of backends puzzle by
+puzzle (a scatter matrix of the first backends of the ranking, or the pairs asked for), unsolved
+runs on the border. With repeats, each puzzle is drawn once, as its median over them
+(sudokucp.stats.per_puzzle_medians); past a few thousand puzzles, a line or panel draws a sample.
+"""
 
 from __future__ import annotations
 
 import math
 import os
-import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,7 @@ import pandas as pd
 
 from sudokucp.i18n import _
 from sudokucp.io.files import atomic_write
+from sudokucp.reporting.ranking import backend_order
 from sudokucp.reporting.scores import PENALTY, backend_pairs, solved_mask
 from sudokucp.result import Status
 from sudokucp.stats import one_line_per_puzzle
@@ -40,35 +44,104 @@ def shape_of(grid: str) -> str:
     return f"{side}x{side}"
 
 
-def cactus_figure(results: pd.DataFrame, timeout: float | None = None) -> Any:
-    """Puzzles solved (x) against the milliseconds each needed (y, log), one line per backend and
-    grid shape, the time limit as a labelled line; the legend sits below the axes."""
-    from matplotlib.ticker import MaxNLocator
+COLOURS = tuple(f"C{i}" for i in range(10))
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")  # 7 and 4 prime to 10: no two of the first 140
+LINES = ("-", "--", "-.", ":")  # series share colour, marker and line style at once
+CACTUS_POINTS = 400  # points drawn per cactus line at most (the last one always)
+CACTUS_MARKS = 8  # markers per cactus line
 
-    fig, ax = _pyplot().subplots(figsize=(8, 5.5))
+
+def series_style(index: int) -> dict[str, str]:
+    """The colour, marker and line style of the index-th series: each changes from one series to
+    the next, so lines stay apart past ten series."""
+    return {"color": COLOURS[index % len(COLOURS)], "marker": MARKERS[index % len(MARKERS)],
+            "linestyle": LINES[index % len(LINES)]}
+
+
+def thinned(count: int, cap: int) -> np.ndarray:
+    """At most `cap` indices of 0..count-1, evenly spread, the first and the last kept."""
+    if count <= cap:
+        return np.arange(count)
+    return np.unique(np.linspace(0, count - 1, cap).round().astype(int))
+
+
+def cactus_figure(results: pd.DataFrame, timeout: float | None = None,
+                  order: Sequence[str] | None = None) -> Any:
+    """Puzzles solved (x) against the milliseconds each needed (y, log): a panel per data set,
+    a line per backend (and grid shape, where the runs mix shapes), each with its own colour,
+    marker and line style; the time limit as a labelled line; one legend below the panels, in
+    ranking order (`order`, else sudokucp.reporting.ranking.backend_order)."""
     results = one_line_per_puzzle(results)
+    order = list(order) if order is not None else backend_order(results)
     solved = results[results["status"] == Status.SOLVED.value]
     shapes = solved["grid"].map(shape_of) if not solved.empty else solved["grid"]
-    for (backend, shape), group in solved.groupby([solved["backend"], shapes], sort=True):
-        ms = (group["seconds"].astype(float) * 1000).clip(lower=1e-3).sort_values().to_numpy()
-        ax.plot(range(1, len(ms) + 1), ms, marker=".", markersize=3, label=f"{backend}, {shape}")
+    mixed = shapes.nunique() > 1
+    keys = [(b, shape) for b in order for shape in sorted(
+        set(shapes[solved["backend"] == b]), key=_side)]
+    sets = sorted(results["dataset"].unique()) if not results.empty else [""]
+    fig, axes = _panels(len(sets))
+    handles: dict[str, Any] = {}
+    for ax, dataset in zip(axes, sets):
+        mine = solved["dataset"] == dataset
+        for index, (backend, shape) in enumerate(keys):
+            group = solved[mine & (solved["backend"] == backend) & (shapes == shape)]
+            if group.empty:
+                continue
+            label = f"{backend}, {shape}" if mixed else str(backend)
+            handles[label] = _cactus_line(ax, group, label, series_style(index))
+        _cactus_axes(ax, dataset if len(sets) > 1 else "", timeout, handles)
+    fig.suptitle(_("Puzzles solved against search time"))
+    if handles:
+        columns = min(len(handles), 4)
+        fig.legend(list(handles.values()), list(handles), fontsize="small", ncol=columns,
+                   loc="outside lower center", frameon=False)
+    return fig
+
+
+def _side(shape: str) -> int:
+    return int(shape.split("x")[0]) if shape.split("x")[0].isdigit() else 0
+
+
+def _panels(count: int) -> tuple[Any, list[Any]]:
+    """A figure of `count` panels, three to a row at most, and its axes."""
+    columns = min(count, 3)
+    rows = math.ceil(count / columns)
+    fig, grid = _pyplot().subplots(rows, columns, figsize=(4.2 * columns + 2, 3.8 * rows + 0.6),
+                                   squeeze=False, layout="constrained")
+    axes = list(grid.ravel())
+    for extra in axes[count:]:
+        extra.set_axis_off()
+    return fig, axes[:count]
+
+
+def _cactus_line(ax: Any, group: pd.DataFrame, label: str, style: dict[str, str]) -> Any:
+    """One backend's sorted times on `ax`, at most CACTUS_POINTS of them drawn."""
+    ms = np.sort((group["seconds"].astype(float) * 1000).clip(lower=1e-3).to_numpy())
+    shown = thinned(len(ms), CACTUS_POINTS)
+    every = max(1, len(shown) // CACTUS_MARKS)
+    (line,) = ax.plot(shown + 1, ms[shown], label=label, markersize=4, linewidth=1.2,
+                      markevery=every, **style)
+    return line
+
+
+def _cactus_axes(ax: Any, dataset: str, timeout: float | None, handles: dict[str, Any]) -> None:
+    """Log times, whole counts, the time limit (in the legend once), the panel's data set."""
+    from matplotlib.ticker import MaxNLocator
+
     if timeout:
-        ax.axhline(timeout * 1000, color="black", linestyle="--", linewidth=1,
-                   label=_("time limit ({seconds} s)").format(seconds=f"{timeout:g}"))
+        limit = _("time limit ({seconds} s)").format(seconds=f"{timeout:g}")
+        handles[limit] = ax.axhline(timeout * 1000, color="black", linestyle="--", linewidth=1,
+                                    label=limit)
         ax.annotate(_("time limit {seconds} s").format(seconds=f"{timeout:g}"),
-                    (1, timeout * 1000), xycoords=("axes fraction",
-                    "data"), xytext=(-4, 3), textcoords="offset points", ha="right",
-                    fontsize="small")
+                    (1, timeout * 1000), xycoords=("axes fraction", "data"), xytext=(-4, 3),
+                    textcoords="offset points", ha="right", fontsize="small")
     ax.set_yscale("log")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(_("puzzles solved (count)"))
     ax.set_ylabel(_("search time per puzzle, sorted (ms, log scale)"))
-    ax.set_title(_("Puzzles solved against search time"))
+    if dataset:
+        ax.set_title(dataset, fontsize="medium")
     ax.grid(True, which="both", alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3,
-                  frameon=False)
-    return fig
 
 
 def pairs(results: pd.DataFrame) -> list[tuple[str, str]]:
@@ -107,13 +180,24 @@ def scatter_figure(results: pd.DataFrame, a: str, b: str, timeout: float | None 
 def scatter_axes(results: pd.DataFrame, timeout: float | None) -> tuple[Any, Any, float]:
     """An empty scatter plot whose axes fit every backend's times (so all pairs share them):
     the figure, its axes and the border where unsolved runs sit."""
-    from matplotlib.ticker import FuncFormatter
-
     edge = border_ms(results, timeout)
+    fig, ax = _pyplot().subplots(figsize=(5, 5))
+    frame_axes(ax, time_range(results, edge), timeout)
+    return fig, ax, edge
+
+
+def time_range(results: pd.DataFrame, edge: float) -> tuple[float, float]:
+    """The span of the scatter axes (ms): from half the quickest solved time to past the border."""
     solved = results.loc[solved_mask(results), "seconds"].astype(float) * 1000
     low = max(min(float(solved.min()) if len(solved) else 1.0, edge) / 2, MIN_MS)
-    high = edge * 1.6
-    fig, ax = _pyplot().subplots(figsize=(5, 5))
+    return low, edge * 1.6
+
+
+def frame_axes(ax: Any, span: tuple[float, float], timeout: float | None) -> None:
+    """Log-log axes over `span`: the diagonal solid, 10x either way dotted, the limit dashed."""
+    from matplotlib.ticker import FuncFormatter
+
+    low, high = span
     line = np.array([low, high])
     ax.plot(line, line, color="black", linewidth=0.8)
     for factor in (10, 0.1):
@@ -126,7 +210,6 @@ def scatter_axes(results: pd.DataFrame, timeout: float | None) -> tuple[Any, Any
     ax.minorticks_off()  # a tick per decade is enough, and minor ticks cost most of the drawing
     for axis in (ax.xaxis, ax.yaxis):  # plain numbers: mathtext labels cost more than the rest
         axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
-    return fig, ax, edge
 
 
 def draw_pair(ax: Any, results: pd.DataFrame, a: str, b: str, edge: float) -> list[Any]:
@@ -152,14 +235,6 @@ def draw_pair(ax: Any, results: pd.DataFrame, a: str, b: str, edge: float) -> li
     return added
 
 
-def scatter_name(a: str, b: str) -> str:
-    """The file name of a pair's plot: labels with only letters, digits, '.', '_' and '-'."""
-    def safe(label: str) -> str:
-        return re.sub(r"[^A-Za-z0-9._-]+", "-", label)
-
-    return f"{safe(a)}_vs_{safe(b)}.png"
-
-
 def save_png(fig: Any, path: Path, dpi: int = 110, keep: bool = False) -> None:
     """The figure as a PNG at `path`, written whole or not at all; the figure is then closed,
     unless `keep`."""
@@ -171,28 +246,148 @@ def save_png(fig: Any, path: Path, dpi: int = 110, keep: bool = False) -> None:
             _pyplot().close(fig)
 
 
-def cactus(results: pd.DataFrame, path: Path, timeout: float | None = None) -> None:
-    """The cactus plot as a PNG at `path`."""
-    save_png(cactus_figure(results, timeout), path)
+def cactus(results: pd.DataFrame, path: Path, timeout: float | None = None,
+           order: Sequence[str] | None = None) -> None:
+    """The cactus plot as a PNG at `path`, its legend in `order`."""
+    save_png(cactus_figure(results, timeout, order), path, dpi=80)
 
 
-def scatters(results: pd.DataFrame, folder: Path, timeout: float | None = None
-             ) -> dict[tuple[str, str], Path]:
-    """A scatter plot per pair of backends in `folder` (the folder's other PNGs removed); one
-    figure serves every pair, its points swapped between files."""
-    folder.mkdir(parents=True, exist_ok=True)
+SCATTER_TOP = 4  # the scatter matrix's backends: the first four of the ranking
+SCATTER_POINTS = 2000  # points drawn per panel at most (a seeded sample of the puzzles)
+SCATTER_FILE = "scatter.png"
+
+
+def scatter_plot(results: pd.DataFrame, path: Path, timeout: float | None = None,
+                 chosen: Sequence[tuple[str, str]] | None = None,
+                 order: Sequence[str] | None = None) -> Path | None:
+    """The scatter plots as one PNG at `path`: the pairs `chosen`, else the scatter matrix of
+    the SCATTER_TOP first backends of `order` (the ranking); None, and no file, with fewer
+    than two backends."""
     results = one_line_per_puzzle(results)
-    made = {}
-    fig, ax, edge = scatter_axes(results, timeout)
-    try:
-        for a, b in pairs(results):
-            made[a, b] = folder / scatter_name(a, b)
-            added = draw_pair(ax, results, a, b, edge)
-            save_png(fig, made[a, b], dpi=80, keep=True)
-            for artist in added:
-                artist.remove()
-    finally:
-        _pyplot().close(fig)
-    for old in set(folder.glob("*.png")) - set(made.values()):
-        old.unlink()
-    return made
+    order = list(order) if order is not None else backend_order(results)
+    if chosen is None and len(order) < 2:
+        path.unlink(missing_ok=True)
+        return None
+    fig = (pairs_figure(results, chosen, timeout) if chosen is not None
+           else matrix_figure(results, order[:SCATTER_TOP], timeout))
+    save_png(fig, path, dpi=72)
+    return path
+
+
+def matrix_figure(results: pd.DataFrame, backends: Sequence[str],
+                  timeout: float | None = None) -> Any:
+    """A scatter matrix: below the diagonal, row i against column j is backends[j]'s time (x)
+    against backends[i]'s (y) per puzzle; the names on the diagonal."""
+    count = len(backends)
+    fig, grid = _pyplot().subplots(count, count, figsize=(2.6 * count + 1, 2.6 * count + 1),
+                                   squeeze=False, layout="constrained")
+    edge = border_ms(results, timeout)
+    span = time_range(results, edge)
+    legend: dict[str, Any] = {}
+    for i, y in enumerate(backends):
+        for j, x in enumerate(backends):
+            ax = grid[i][j]
+            if j >= i:
+                ax.set_axis_off()
+                if i == j:
+                    ax.text(0.5, 0.5, str(x), ha="center", va="center", fontsize="large",
+                            transform=ax.transAxes, wrap=True)
+                continue
+            frame_axes(ax, span, timeout)
+            legend |= draw_points(ax, results, x, y, edge)
+            ax.set_xlabel(_("{backend} (ms)").format(backend=x) if i == count - 1 else "",
+                          fontsize="small")
+            ax.set_ylabel(_("{backend} (ms)").format(backend=y) if j == 0 else "",
+                          fontsize="small")
+    _scatter_titles(fig, legend, edge)
+    return fig
+
+
+def pairs_figure(results: pd.DataFrame, chosen: Sequence[tuple[str, str]],
+                 timeout: float | None = None) -> Any:
+    """A panel per chosen pair (a, b): a's time (x) against b's (y) per puzzle."""
+    fig, axes = _panels(max(len(chosen), 1))
+    edge = border_ms(results, timeout)
+    span = time_range(results, edge)
+    legend: dict[str, Any] = {}
+    for ax, (a, b) in zip(axes, chosen):
+        frame_axes(ax, span, timeout)
+        legend |= draw_points(ax, results, a, b, edge)
+        ax.set_xlabel(_("{backend} (ms, log scale)").format(backend=a))
+        ax.set_ylabel(_("{backend} (ms, log scale)").format(backend=b))
+    _scatter_titles(fig, legend, edge)
+    return fig
+
+
+def draw_points(ax: Any, results: pd.DataFrame, a: str, b: str, edge: float,
+                cap: int = SCATTER_POINTS) -> dict[str, Any]:
+    """The puzzles both ran as points on `ax` (at most `cap`, a seeded sample), a colour per data
+    set, unsolved ones as crosses on the border; a short title; the handles per data set."""
+    both = paired_times(results, a, b, edge)
+    sets = {name: f"C{i % 10}" for i, name in enumerate(sorted(both["dataset"].unique()))}
+    shown = both
+    if len(both) > cap:
+        pick = np.sort(np.random.default_rng(0).choice(len(both), cap, replace=False))
+        shown = both.iloc[pick]
+    handles = {}
+    for dataset, group in shown.groupby("dataset", sort=True):
+        lost = (group[a] >= edge) | (group[b] >= edge)
+        handles[str(dataset)] = ax.scatter(group.loc[~lost, a], group.loc[~lost, b], s=6,
+                                           alpha=0.6, color=sets[dataset], linewidths=0)
+        ax.scatter(group.loc[lost, a], group.loc[lost, b], s=14, marker="x",
+                   color=sets[dataset])
+    faster = int((both[b] < both[a]).sum())
+    drawn = "" if len(shown) == len(both) else _("; {shown} drawn").format(shown=len(shown))
+    ax.set_title(_("{count} puzzles{drawn}; {b} faster on {faster}").format(
+        count=len(both), drawn=drawn, b=b, faster=faster), fontsize="x-small")
+    return handles
+
+
+def _scatter_titles(fig: Any, legend: dict[str, Any], edge: float) -> None:
+    """The figure's title, what the border means, and the data sets' colours below."""
+    fig.suptitle(_("Time per puzzle, backend against backend (ms, log scales); below the "
+                   "diagonal: the one on the y axis faster; unsolved on the border "
+                   "({seconds} s)").format(seconds=f"{edge / 1000:g}"), fontsize="small")
+    if legend:
+        fig.legend(list(legend.values()), list(legend), loc="outside lower center",
+                   ncol=min(len(legend), 4), fontsize="small", frameon=False, markerscale=2)
+
+
+def chosen_pairs(texts: Sequence[str], backends: Sequence[str]) -> list[tuple[str, str]]:
+    """The pairs named by --scatter values ('A,B', several joined by ';'), each a pair of
+    `backends` (a name that holds a comma is found whole); ValueError, in one line, for a
+    value that names no two of them."""
+    known = list(dict.fromkeys(backends))
+    found: list[tuple[str, str]] = []
+    for text in texts:
+        for item in filter(None, (piece.strip() for piece in text.split(";"))):
+            pair = _split_pair(item, known)
+            if pair not in found:
+                found.append(pair)
+    return found
+
+
+def _split_pair(item: str, known: Sequence[str]) -> tuple[str, str]:
+    cuts = [i for i, char in enumerate(item) if char == ","]
+    for cut in cuts:
+        a, b = item[:cut].strip(), item[cut + 1:].strip()
+        if a in known and b in known and a != b:
+            return a, b
+    if not cuts:
+        why = _("'{item}' is not two backends joined by a comma (A,B)").format(item=item)
+    else:
+        missing = [name.strip() for name in item.split(",") if name.strip() not in known]
+        why = (_("'{name}' is not a backend of this run").format(name=missing[0]) if missing
+               else _("'{item}' names one backend twice").format(item=item))
+    raise ValueError(_("--scatter: {why} (backends: {names})").format(
+        why=why, names=", ".join(known)))
+
+
+def remove_old_scatters(out: Path) -> None:
+    """The scatter/ folder of one PNG per pair that earlier versions wrote, removed."""
+    folder = out / "scatter"
+    if folder.is_dir():
+        for old in folder.glob("*_vs_*.png"):
+            old.unlink()
+        if not any(folder.iterdir()):
+            folder.rmdir()

@@ -1,4 +1,4 @@
-// Sortable, filterable tables and a chooser of scatter plots, for a page opened from the disk.
+// Sortable, filterable tables, for a page opened from the disk.
 "use strict";
 
 function cellKey(cell) {
@@ -56,15 +56,6 @@ function setUpTable(table) {
   }
 }
 
-function setUpScatter(select) {
-  const figures = document.querySelectorAll("figure[data-pair]");
-  const show = () => { for (const f of figures) f.hidden = f.dataset.pair !== select.value; };
-  select.addEventListener("change", show);
-  show();
-}
-
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("table.data").forEach(setUpTable);
-  const select = document.getElementById("pair");
-  if (select) setUpScatter(select);
 });
