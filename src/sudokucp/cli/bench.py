@@ -26,6 +26,7 @@ from sudokucp.cli.common import (
     seconds_arg,
     whole_arg,
 )
+from sudokucp.cli.report import add_scatter, scatter_pairs
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -113,6 +114,7 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--chunk", type=count_arg, metavar="K",
                    help="with --executor dask: runs per Dask task (default: adapts, about 2 s "
                         "of work)")
+    add_scatter(p)
     p.add_argument("--no-fail-on-disagreement", dest="fail_on_disagreement",
                    action="store_false", help="exit 0 even when answers are wrong or disagree")
     add_lang(p)
@@ -201,7 +203,7 @@ def run_bench(args: argparse.Namespace) -> int:
     from sudokucp.cli.progress import Progress
     from sudokucp.executors import ExecutorError
     from sudokucp.executors.local import usable_cores
-    from sudokucp.harness import BenchConfig
+    from sudokucp.harness import BenchConfig, resolve
     from sudokucp.reporting.bench_report import bench_and_report
     from sudokucp.runlog import BenchError
 
@@ -221,6 +223,7 @@ def run_bench(args: argparse.Namespace) -> int:
     cluster = _executor_options(args)
     specs = [s for item in args.backends for s in split_specs(item)]
     refuse_missing_programs(specs)
+    chosen = scatter_pairs(args.scatter, [c.label for c in resolve(specs)] if args.scatter else [])
     command = shlex.join(["sudoku-cp", *args.argv]) if getattr(args, "argv", None) else None
     puzzles = [puzzle_source(p) for p in args.puzzles]
     config = BenchConfig(backends=specs, puzzles=puzzles, out=Path(args.out), limit=args.limit,
@@ -235,7 +238,8 @@ def run_bench(args: argparse.Namespace) -> int:
     with _stopped_by_signals() as received:
         try:
             outcome = bench_and_report(config, on_row=lambda row: progress[0](row),
-                                       on_plan=lambda total: progress.append(Progress(total)))
+                                       on_plan=lambda total: progress.append(Progress(total)),
+                                       scatter=chosen)
         except (BenchError, ExecutorError) as err:
             raise CommandError(str(err)) from None
         except KeyboardInterrupt:  # before the runs began, or while the tables were written

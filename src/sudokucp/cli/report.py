@@ -26,7 +26,7 @@ def add_report(sub: argparse._SubParsersAction) -> None:
                                    "time limit as time-outs, cross-validation) and write "
                                    "results.csv, summary.csv, scores.csv (solved, PAR-2, the "
                                    "virtual best solver), pairs.csv (paired comparisons), "
-                                   "instances.csv, cactus.png, scatter/, "
+                                   "instances.csv, cactus.png, scatter.png, "
                                    "summary.md and report.html. The log is only read. Exit "
                                    "status: 0 all agree, 1 wrong answers or disagreements (as "
                                    "bench), 2 when DIR holds no readable log, or some of its "
@@ -34,7 +34,32 @@ def add_report(sub: argparse._SubParsersAction) -> None:
                                    "reported).")
     p.add_argument("folder", metavar="DIR", help="a folder that `sudoku-cp bench` wrote")
     p.add_argument("--out", metavar="OUT", help="write the outputs here instead of DIR")
+    add_scatter(p)
     p.set_defaults(handler=run_report)
+
+
+SCATTER_HELP = ("the pairs of backends that scatter.png plots, each 'A,B' (A's time on x, B's "
+                "on y); repeat the option or join pairs with ';' ('jit,dlx;mrv,dlx'). Default: "
+                "a scatter matrix of the first four backends of the ranking. A name that is "
+                "not a backend of the run is refused (exit 2)")
+
+
+def add_scatter(p: argparse.ArgumentParser) -> None:
+    """The --scatter option of bench and report."""
+    p.add_argument("--scatter", action="append", metavar="A,B", help=SCATTER_HELP)
+
+
+def scatter_pairs(texts: list[str] | None, backends: list[str]) -> list[tuple[str, str]] | None:
+    """The pairs that --scatter names among `backends`, None when it was not given; a name that
+    is no backend of the run is a CommandError (exit 2) in one line."""
+    if not texts:
+        return None
+    from sudokucp.reporting.plots import chosen_pairs
+
+    try:
+        return chosen_pairs(texts, backends)
+    except ValueError as err:
+        raise CommandError(str(err)) from None
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -47,6 +72,7 @@ def run_report(args: argparse.Namespace) -> int:
         folder = load_folder(args.folder)
     except FolderError as err:
         raise CommandError(str(err)) from None
+    chosen = scatter_pairs(args.scatter, sorted({row.backend for row in folder.rows}))
     out = Path(args.out or args.folder)
     command = shlex.join(["sudoku-cp", *getattr(args, "argv", ["report", args.folder])])
     settings = {"rebuilt": command, **settings_of(folder.rows),
@@ -54,7 +80,8 @@ def run_report(args: argparse.Namespace) -> int:
     try:
         out.mkdir(parents=True, exist_ok=True)
         with FolderLock(out):
-            files = write_reports(folder.rows, folder.disagreements, out, settings, folder.notes)
+            files = write_reports(folder.rows, folder.disagreements, out, settings, folder.notes,
+                                  scatter=chosen)
     except FolderBusy as err:
         raise CommandError(str(err)) from None
     except OSError as err:

@@ -3,7 +3,8 @@ written while the bench still holds it (sudokucp.reporting.report)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,18 +17,22 @@ from sudokucp.runlog import RESULTS, BenchError
 
 def bench_and_report(config: BenchConfig, on_row: Callable[[Row], None] | None = None,
                      on_plan: Callable[[int], None] | None = None,
-                     executor: Executor | None = None) -> BenchOutcome:
+                     executor: Executor | None = None,
+                     scatter: Sequence[tuple[str, str]] | None = None) -> BenchOutcome:
     """`sudoku-cp bench`: run the bench (sudokucp.harness.bench), then write its tables in
-    `config.out`; `outcome.files` names them. Raises BenchError."""
-    return bench(config, on_row, on_plan, executor, report=write_tables)
+    `config.out` (scatter.png: the pairs `scatter`, else the scatter matrix); `outcome.files`
+    names them. Raises BenchError."""
+    return bench(config, on_row, on_plan, executor, report=partial(write_tables,
+                                                                    scatter=scatter))
 
 
-def write_tables(outcome: BenchOutcome, out: Path) -> list[Path]:
+def write_tables(outcome: BenchOutcome, out: Path,
+                 scatter: Sequence[tuple[str, str]] | None = None) -> list[Path]:
     """The tables of a bench in `out`; a folder that cannot be written is a BenchError that says
     the log keeps every run."""
     try:
         return write_reports(outcome.rows, outcome.disagreements, out, summary_settings(outcome),
-                             outcome.problems + outcome.notes)
+                             outcome.problems + outcome.notes, scatter=scatter)
     except OSError as err:
         raise BenchError(f"cannot write {err.filename or out}: {err.strerror}; {RESULTS} holds "
                          f"every run: run the same command with --resume to write the tables "

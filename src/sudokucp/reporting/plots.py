@@ -330,9 +330,10 @@ def draw_points(ax: Any, results: pd.DataFrame, a: str, b: str, edge: float,
         pick = np.sort(np.random.default_rng(0).choice(len(both), cap, replace=False))
         shown = both.iloc[pick]
     handles = {}
+    size = 6 if len(shown) > 200 else 16
     for dataset, group in shown.groupby("dataset", sort=True):
         lost = (group[a] >= edge) | (group[b] >= edge)
-        handles[str(dataset)] = ax.scatter(group.loc[~lost, a], group.loc[~lost, b], s=6,
+        handles[str(dataset)] = ax.scatter(group.loc[~lost, a], group.loc[~lost, b], s=size,
                                            alpha=0.6, color=sets[dataset], linewidths=0)
         ax.scatter(group.loc[lost, a], group.loc[lost, b], s=14, marker="x",
                    color=sets[dataset])
