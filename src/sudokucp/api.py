@@ -17,6 +17,7 @@ import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,11 @@ from sudokucp.display import cell_pixels, figure, grid_svg, puzzle_caption
 from sudokucp.engine.propagation import eliminate, place, start
 from sudokucp.harness import BenchConfig, BenchOutcome, bench
 from sudokucp.i18n import _, ngettext
-from sudokucp.puzzle import Grid, Puzzle, PuzzleError, Shape
+from sudokucp.io import arguments
+from sudokucp.io.arguments import LIMITS, MEASURES, ArgumentError
+from sudokucp.io.formats import parse_many
+from sudokucp.io.variants import to_text
+from sudokucp.puzzle import Grid, Puzzle, PuzzleError, Shape, cell_name
 from sudokucp.reporting.bench_report import summary_settings, write_tables
 from sudokucp.reporting.failures import Failure, failures, html_section
 from sudokucp.reporting.plots import _pyplot, cactus_figure, scatter_figure
@@ -52,6 +57,7 @@ from sudokucp.teaching import trace as tracing
 PuzzlesLike = str | Path | Puzzle | Iterable[str | Path | Puzzle]
 BackendsLike = str | type[Backend] | Iterable[str | type[Backend]]
 GRIDS = "puzzles"  # the set that grids given one by one form (their file's stem)
+MAX_PATH = 4096  # characters: a longer text is no path (the kernel's PATH_MAX)
 
 
 # --- what compare reads: backends and puzzles ----------------------------------------------------
@@ -59,13 +65,16 @@ GRIDS = "puzzles"  # the set that grids given one by one form (their file's stem
 def backend_specs(backends: BackendsLike) -> list[str]:
     """Specs from 'mrv, naive', 'all', a list of specs, or Backend subclasses; a class the
     worker processes cannot import (one defined in the notebook itself) is refused."""
-    items = [backends] if isinstance(backends, str | type) else list(backends)
+    items = [backends] if isinstance(backends, str | type) else _listed(backends, "backends")
     specs = []
     for item in items:
         if isinstance(item, type):
             specs.append(_importable(item))
+        elif isinstance(item, str):
+            specs += split_specs(item)
         else:
-            specs += split_specs(str(item))
+            raise ArgumentError(_("backends: {item} is neither a backend's name nor a Backend "
+                                  "class").format(item=_shown(item)))
     if not specs:
         raise ValueError(_("no backend to compare: name some, e.g. 'mrv, naive' or 'all'"))
     return specs
@@ -83,11 +92,24 @@ def _importable(cls: type[Backend]) -> str:
     return spec_name(cls)
 
 
+def _listed(items: Any, what: str) -> list[Any]:
+    """A list of what an iterable holds; ArgumentError naming `what` for anything else."""
+    if isinstance(items, Iterable) and not isinstance(items, bytes | dict):
+        return list(items)
+    raise ArgumentError(_("{what}: {item} is neither a name nor a list of them").format(
+        what=what, item=_shown(items)))
+
+
 def _source_of(text: str) -> str | None:
     """A file's path, or a data set's converted file (fetched on first use); None when `text`
-    is neither."""
-    if Path(text).is_file():
-        return text
+    is neither (text of several lines, or too long for a path, is never a path)."""
+    if "\n" in text or len(text) > MAX_PATH:
+        return None
+    try:
+        if Path(text).is_file():
+            return text
+    except (OSError, ValueError):
+        return None
     from sudokucp import datasets
 
     if text in datasets.BY_NAME:
@@ -98,27 +120,48 @@ def _source_of(text: str) -> str | None:
 def sources(puzzles: PuzzlesLike) -> tuple[list[str], list[Puzzle]]:
     """The files to read (paths, data sets fetched) and the puzzles given one by one (Puzzle
     objects, or grids as text)."""
-    items = [puzzles] if isinstance(puzzles, str | Path | Puzzle) else list(puzzles)
+    items = ([puzzles] if isinstance(puzzles, str | Path | Puzzle)
+             else _listed(puzzles, "puzzles"))
     files, grids = [], []
     for item in items:
         if isinstance(item, Puzzle):
             grids.append(item)
             continue
+        if not isinstance(item, str | Path):
+            raise ArgumentError(_("puzzles: {item} is neither a file, a data set, a grid nor a "
+                                  "Puzzle").format(item=_shown(item)))
         found = _source_of(str(item))
         if found is not None:
             files.append(found)
             continue
-        try:
-            grids.append(Puzzle.parse(str(item)))
-        except PuzzleError as err:
-            raise ValueError(_("{item}: no such file, no data set of that name, and not a grid "
-                               "({reason})").format(item=_shown(item), reason=err)) from None
+        grids += _read_text(str(item))
     if not files and not grids:
         raise ValueError(_("no puzzle given"))
     return files, grids
 
 
+def _read_text(text: str) -> list[Puzzle]:
+    """The puzzles of text given in place of a file, read as the file would be (comments,
+    titles, one grid a line or over several lines); a bad entry is refused with its line."""
+    entries = list(parse_many(text, stem=GRIDS)) if "\n" in text.strip() else []
+    if not entries:
+        try:
+            return [Puzzle.parse(text)]
+        except PuzzleError as err:
+            raise ArgumentError(_("{item}: no such file, no data set of that name, and not a "
+                                  "grid ({reason})").format(item=_shown(text), reason=err)
+                                ) from None
+    for entry in entries:
+        if entry.error is not None:
+            raise ArgumentError(f"{_shown(text)}: {entry.error}")
+    return [entry.puzzle for entry in entries]
+
+
 def _shown(item: object) -> str:
+    """A text or path quoted, anything else as Python writes it; cut short."""
+    if not isinstance(item, str | Path):
+        text = repr(item)
+        return text if len(text) <= 40 else text[:37] + "..."
     text = str(item)
     return repr(text if len(text) <= 40 else text[:37] + "...")
 
@@ -137,7 +180,8 @@ def write_grids(grids: Sequence[Puzzle], folder: Path, name: str = GRIDS) -> Pat
         raise ValueError(_("{name!r} cannot name a set of grids: use letters, digits, '_', '.' "
                            "or '-'").format(name=name))
     path = folder / f"{name}.txt"
-    path.write_text("".join(p.to_line() + "\n" for p in grids), encoding="utf-8")
+    path.write_text("".join(p.to_line() + "\n" if p.rules.classic else to_text(p) + "\n"
+                            for p in grids), encoding="utf-8")
     return path
 
 
@@ -154,6 +198,13 @@ def compare(backends: BackendsLike, puzzles: PuzzlesLike, *, timeout: float | No
     a list of those; the grids and Puzzles form one set, `name`). `out`: a folder keeping
     results.jsonl and, with .html(), every table (by default a temporary one). A bar shows the
     progress (tqdm's, in a notebook its widget)."""
+    timeout = None if timeout is None else arguments.seconds(timeout)
+    cpu_limit = None if cpu_limit is None else arguments.seconds(cpu_limit)
+    memory_mb = None if memory_mb is None else arguments.memory(memory_mb)
+    max_puzzles = None if max_puzzles is None else arguments.count(max_puzzles)
+    seed = None if seed is None else arguments.whole(seed)
+    repeat, jobs = arguments.repeat(repeat), arguments.count(jobs)
+    limit, measure = arguments.choice(limit, LIMITS), arguments.choice(measure, MEASURES)
     keep = None if out is not None else tempfile.TemporaryDirectory(prefix="sudokucp-")
     folder = Path(out if out is not None else keep.name)
     folder.mkdir(parents=True, exist_ok=True)
@@ -399,9 +450,16 @@ def draw(puzzle: Puzzle | str, solution: Result | Sequence[int] | None = None) -
         solution = solution.solution
     cells = tuple(solution) if solution is not None else puzzle.cells
     if len(cells) != puzzle.shape.cells:
-        raise ValueError(_("the solution has {found} cells, the grid {expected}").format(
+        raise ArgumentError(_("the solution has {found} cells, the grid {expected}").format(
             found=len(cells), expected=puzzle.shape.cells))
-    return Drawing(puzzle, cells)
+    n = puzzle.side
+    for cell, value in enumerate(cells):
+        if isinstance(value, bool) or not isinstance(value, Integral) or not 0 <= value <= n:
+            raise ArgumentError(_("the solution holds {value} at {cell}: not a digit of a "
+                                  "{shape} grid").format(value=_shown(value),
+                                                         cell=cell_name(puzzle.shape, cell),
+                                                         shape=puzzle.shape))
+    return Drawing(puzzle, tuple(map(int, cells)))
 
 
 class Explanation(list):

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -16,6 +15,7 @@ from sudokucp.backends import (
     OptionError,
     UnknownBackend,
 )
+from sudokucp.io import arguments
 from sudokucp.puzzle import PuzzleError, Shape
 
 if TYPE_CHECKING:
@@ -62,30 +62,30 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def whole_arg(text: str) -> int:
-    """`text` as a whole number (a seed), or an argparse error saying it is not one."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+def argument_type(parse: Callable[[str], Any], name: str, doc: str) -> Callable[[str], Any]:
+    """An argparse type of one of io/arguments.py's parsers: its refusal an argparse error."""
+
+    def read(text: str) -> Any:
+        try:
+            return parse(text)
+        except arguments.ArgumentError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    read.__name__, read.__doc__ = name, doc
+    return read
+
+
+whole_arg = argument_type(arguments.whole, "whole_arg", "A whole number (a seed).")
+count_arg = argument_type(arguments.count, "count_arg",
+                          "A whole number of at least 1 (jobs, puzzles, tries).")
+size_arg = argument_type(arguments.size, "size_arg",
+                         "A whole number of at least 0 (a cap where 0 means none).")
 
 
 def whole_at_least(text: str, least: int) -> int:
     """`text` as a whole number of at least `least`, or an argparse error saying why not."""
-    value = whole_arg(text)
-    if value < least:
-        raise argparse.ArgumentTypeError(f"{text} must be at least {least}")
-    return value
-
-
-def count_arg(text: str) -> int:
-    """A whole number of at least 1 (jobs, puzzles, tries)."""
-    return whole_at_least(text, 1)
-
-
-def size_arg(text: str) -> int:
-    """A whole number of at least 0 (a cap where 0 means none)."""
-    return whole_at_least(text, 0)
+    return argument_type(lambda t: arguments.whole_at_least(t, least), "whole_at_least",
+                         "")(text)
 
 
 class Parser(argparse.ArgumentParser):
@@ -139,45 +139,17 @@ def stdin_hint(source: str) -> None:
               "(or give a FILE)", file=sys.stderr)
 
 
-def number_arg(text: str) -> float:
-    """`text` as a finite number, or an argparse error saying why not (nan, inf, 1e309, words)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number") from None
-    return value
-
-
-def positive_arg(text: str) -> float:
-    """A finite number above 0 (seconds of a limit)."""
-    value = number_arg(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} must be positive")
-    return value
-
-
-MAX_SECONDS = 365 * 24 * 3600  # a limit past a year is refused: a wait that long overflows
-MAX_MEMORY_MB = 2**40  # an exbibyte: past it no address-space cap can be set
-
-
-def at_most(value: float, cap: float, why: str) -> float:
-    """`value`, or an argparse error saying `why` when it is over `cap`."""
-    if value > cap:
-        raise argparse.ArgumentTypeError(f"{why} (at most {cap})")
-    return value
-
-
-def seconds_arg(text: str) -> float:
-    """A time limit: a finite number of seconds above 0 and at most a year."""
-    return at_most(positive_arg(text), MAX_SECONDS, f"{text} seconds is over a year")
-
-
-def memory_arg(text: str) -> int:
-    """A memory cap in MB: a whole number from 0 (none) to MAX_MEMORY_MB."""
-    return int(at_most(size_arg(text), MAX_MEMORY_MB,
-                       f"{text} MB is more than any address space"))
+number_arg = argument_type(arguments.number, "number_arg",
+                           "A finite number (not nan, inf, 1e309 or words).")
+positive_arg = argument_type(arguments.positive, "positive_arg",
+                             "A finite number above 0 (seconds of a limit).")
+seconds_arg = argument_type(arguments.seconds, "seconds_arg",
+                            "A time limit: seconds above 0 and at most a year.")
+memory_arg = argument_type(arguments.memory, "memory_arg",
+                           "A memory cap in MB: 0 (none) to MAX_MEMORY_MB.")
+repeat_arg = argument_type(arguments.repeat, "repeat_arg", "--repeat: 1 to MAX_REPEAT.")
+isomorphs_arg = argument_type(arguments.isomorphs, "isomorphs_arg",
+                              "--isomorphs: 0 (none) to MAX_ISOMORPHS.")
 
 
 MAX_SHOWN = 10  # unreadable entries of a file reported in full; the others are counted
