@@ -193,3 +193,17 @@ def test_pairs_csv_spares_the_bootstrap_and_gives_the_same_ranking():
         if mine.above is not None:
             assert mine.above.ratio == pytest.approx(known.above.ratio)
             assert (mine.above.a, mine.above.b) == (known.above.a, known.above.b)
+
+
+def test_a_class_where_nothing_was_solved_names_no_fastest():
+    lost = {(b, i): Status.TIMEOUT for b in "ab" for i in range(len(BASE))}
+    found = rankings(_puzzles(_rows({"a": 1.0, "b": 2.0}, status=lost)))["set"]
+    assert headline_text(found) == "a: none solved · b: none solved"
+    assert [p.rank for p in found] == [1, 1]
+
+
+def test_with_wall_times_every_ratio_carries_the_warning():
+    ranked = rankings(_puzzles(_rows({"a": 1.0, "b": 3.0})))
+    noise = noise_marks({"measure": "wall", "warnings": ["the load average reached 5"]})
+    assert "wall times on a busy machine" in headline_text(ranked["set"], noise).split(" · ")[1]
+    assert noise_marks({"measure": "wall", "warnings": []}) is None

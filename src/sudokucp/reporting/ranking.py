@@ -233,10 +233,10 @@ def place_text(place: Place, noise: Noise | None = None, name: Name = str) -> st
     (tied, fewer solved, a noise warning that touches it); `name` writes the backend's name."""
     notes = []
     backend = name(place.backend)
-    if place.best:
-        head = _("{backend} 1 (fastest)").format(backend=backend)
-    elif place.solved == 0:
+    if place.solved == 0:
         head = _("{backend}: none solved").format(backend=backend)
+    elif place.best:
+        head = _("{backend} 1 (fastest)").format(backend=backend)
     elif place.both == 0:
         head = _("{backend}: no puzzle solved by both it and the best").format(backend=backend)
     elif place.both == 1:  # one puzzle: no interval to speak of
