@@ -245,7 +245,7 @@ def place_text(place: Place, noise: Noise | None = None, name: Name = str) -> st
             notes.append(_("on 1 puzzle"))
     else:
         head = f"{backend} {ratio_text(place.ratio, place.low, place.high)}"
-    if place.tied:
+    if place.tied and place.solved:
         notes.append(_("tied"))
     if 0 < place.solved < place.puzzles:
         notes.append(_("{solved}/{puzzles} solved").format(solved=place.solved,
