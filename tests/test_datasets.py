@@ -205,7 +205,7 @@ def test_a_good_download_is_checked_converted_and_cached(server, monkeypatch, tm
     server.files["tiny.txt"] = TINY
     path = datasets.fetch("tiny")
     assert [e.puzzle.name for e in read_puzzles(path)] == ["tiny#1", "tiny#2"]
-    assert cache_files(tmp_path / "cache") == ["raw/tiny.txt", "tiny.txt"]
+    assert cache_files(tmp_path / "cache") == ["raw/tiny.txt", "tiny.txt", "tiny.txt.sha256"]
     server.files.clear()  # the second time needs no server
     assert datasets.fetch("tiny") == path
 
@@ -301,7 +301,7 @@ def test_add_installs_a_file_that_matches_the_pin(monkeypatch, tmp_path, capsys)
     (tmp_path / "tiny-copy.txt").write_bytes(TINY)
     assert main(["datasets", "add", "tiny", str(tmp_path / "tiny-copy.txt")]) == 0
     assert "matches the pin" in capsys.readouterr().out
-    assert cache_files(tmp_path / "cache") == ["raw/tiny.txt", "tiny.txt"]
+    assert cache_files(tmp_path / "cache") == ["raw/tiny.txt", "tiny.txt", "tiny.txt.sha256"]
 
 
 def test_add_refuses_a_file_off_its_pin(monkeypatch, tmp_path, capsys):

@@ -1,8 +1,10 @@
 """Download (pooch, checked against the pinned SHA-256), install by hand, convert, cache.
 
 The cache is the user's cache folder (platformdirs), or $SUDOKUCP_CACHE: `raw/` keeps the
-upstream bytes, `<name>.txt` the converted set. $SUDOKUCP_MIRROR, a base URL, replaces each pinned
-URL by MIRROR/<upstream file name> (a local copy of the upstream files; the tests use one).
+upstream bytes, `<name>.txt` the converted set and `<name>.txt.sha256` its SHA-256, recorded at
+conversion and checked on every use (an altered file is converted again from the upstream one).
+$SUDOKUCP_MIRROR, a base URL, replaces each pinned URL by MIRROR/<upstream file name> (a local
+copy of the upstream files; the tests use one).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 import shutil
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from sudokucp.datasets.catalog import BY_NAME, DataSet
 from sudokucp.datasets.convert import ConvertError, convert, to_text
@@ -21,6 +24,7 @@ from sudokucp.io.files import NotWritable, atomic_write, writable_folder, write_
 
 CACHE_ENV, MIRROR_ENV = "SUDOKUCP_CACHE", "SUDOKUCP_MIRROR"
 EXTRA = "pip install 'sudoku-cp[datasets]'"
+SCHEMES = ("https", "http", "ftp")  # the URLs pooch downloads
 TIMEOUT = 30  # seconds without a byte before a download is given up
 CAUSE = re.compile(r"\[Errno -?\d+\] [^'\")]+|IncompleteRead\([^)]*\)")  # in requests' text
 
@@ -64,10 +68,41 @@ def source_url(data: DataSet) -> str:
     return f"{mirror.rstrip('/')}/{data.raw}" if mirror else data.url
 
 
+def digest_path(data: DataSet) -> Path:
+    """Where the converted file's SHA-256 is recorded when it is made (sha256sum's format)."""
+    return cache_dir() / f"{data.name}.txt.sha256"
+
+
 def cached(name: str) -> Path | None:
     """The converted file of a set already fetched, else None."""
     path = converted_path(get(name))
     return path if path.is_file() else None
+
+
+def _intact(data: DataSet) -> bool:
+    """Whether the converted file is the one made at conversion: its SHA-256 the recorded one."""
+    try:
+        recorded = digest_path(data).read_text(encoding="ascii").split()[:1]
+        return recorded == [sha256(converted_path(data))]
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _checked(data: DataSet) -> Path | None:
+    """The converted file when it is there and intact; None when it is missing, or altered but
+    the upstream file is here to convert it again; an altered file with nothing to rebuild it
+    from is a DatasetError."""
+    target = converted_path(data)
+    if not target.is_file():
+        return None
+    if _intact(data):
+        return target
+    if _raw_matches(data):
+        return None
+    raise DatasetError(f"{target}: the converted file of {data.name} does not match the SHA-256 "
+                       f"recorded when it was made ({digest_path(data)}), and the upstream file "
+                       f"is not in the cache to convert it again; remove {target} and run "
+                       f"`sudoku-cp datasets fetch {data.name}`")
 
 
 def next_step(name: str) -> str | None:
@@ -75,7 +110,7 @@ def next_step(name: str) -> str | None:
     upstream file already in the cache; None when the set is converted or cannot be fetched.
     A cache that cannot take the files is a DatasetError here, before anything is said."""
     data = get(name)
-    if converted_path(data).is_file():
+    if _checked(data) is not None:
         return None
     writable_cache(data)
     if _raw_matches(data):
@@ -84,10 +119,11 @@ def next_step(name: str) -> str | None:
 
 
 def fetch(name: str, progress: bool = False) -> Path:
-    """The converted file of `name`: from the cache, or downloaded, checked and converted."""
+    """The converted file of `name`: from the cache when its SHA-256 is the one recorded at
+    conversion, or converted again from the checked upstream file, downloaded if need be."""
     data = get(name)
     target = converted_path(data)
-    if target.is_file():
+    if _checked(data) is not None:
         return target
     writable_cache(data)
     if not _raw_matches(data):
@@ -134,6 +170,7 @@ def add(name: str, file: str | Path) -> tuple[Path, str]:
                            f"{CACHE_ENV} to another folder") from None
     target = converted_path(data)
     target.unlink(missing_ok=True)
+    digest_path(data).unlink(missing_ok=True)
     return _convert(data, raw, target), digest
 
 
@@ -142,8 +179,11 @@ def _read_checksum(source: Path) -> tuple[str, int]:
     a DatasetError saying which."""
     if source.is_dir():
         raise DatasetError(f"{source} is a folder: give the set's upstream file")
-    if not source.is_file():
+    if not source.exists():
         raise DatasetError(f"{source}: no such file")
+    if not source.is_file():
+        raise DatasetError(f"{source} is not a regular file (a device, a pipe or a socket): "
+                           f"give the set's upstream file")
     try:
         return sha256(source), source.stat().st_size
     except OSError as err:
@@ -171,8 +211,14 @@ def _download(data: DataSet, progress: bool) -> None:
     if not data.pinned:
         raise DatasetError(f"{data.name} has no pinned checksum, so it is never downloaded "
                            f"automatically: {by_hand(data)}")
-    pooch = _pooch(data)
     url = source_url(data)
+    scheme = urlsplit(url).scheme.lower()
+    if scheme not in SCHEMES:
+        given = f"{scheme}://" if scheme else "a path without one"
+        raise DatasetError(f"cannot download {data.name} from {url}: a download needs an "
+                           f"https://, http:// or ftp:// URL, not {given} (check {MIRROR_ENV}). "
+                           f"To install it by hand: {by_hand(data)}")
+    pooch = _pooch(data)
     pooch.get_logger().setLevel(logging.WARNING)
     try:
         pooch.retrieve(url, known_hash=f"sha256:{data.sha256}", fname=data.raw,
@@ -236,8 +282,10 @@ def _convert(data: DataSet, raw: Path, target: Path) -> Path:
     if data.pinned and data.puzzles is not None and len(items) != data.puzzles:
         raise DatasetError(f"{raw}: {len(items)} puzzles converted, {data.puzzles} expected for "
                            f"{data.name}")
+    text = to_text(items, header(data, len(items)), data.name)
     try:
-        write_text(target, to_text(items, header(data, len(items)), data.name))
+        write_text(target, text)
+        write_text(digest_path(data), f"{sha256(target)}  {target.name}\n")
     except OSError as err:
         raise DatasetError(f"{write_error(err, target)}; the data-set cache needs room, or set "
                            f"{CACHE_ENV} to another folder") from None
