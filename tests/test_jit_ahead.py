@@ -1,5 +1,7 @@
-"""The 9x9 path's machine code built ahead (backends/jit/ahead.py): a command loads it without
-importing numba and gives the answers of numba's kernels; without a compiler it says so."""
+"""The 9x9 path's machine code built ahead (backends/jit/ahead.py): the first command that compiles
+builds it in the user's cache folder once it has answered; a later command loads it without
+importing numba and gives the answers of numba's kernels; without a compiler or without
+numba.pycc nothing is built, the reason is said once, and numba's cache serves."""
 
 import json
 import os
@@ -13,37 +15,160 @@ import pytest
 from sudokucp.check import is_solution
 from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
-from tests.conftest import PUZZLES
+from tests.conftest import PUZZLES, ROOT
 
 pytest.importorskip("numba")
 pytestmark = pytest.mark.skipif(shutil.which(os.environ.get("CC", "cc")) is None,
                                 reason="no C compiler: the machine code cannot be built ahead")
 
 RUN = ("import sys\n"
-       "from sudokucp.backends.jit import ahead\n"
-       "if sys.argv[1] == 'numba':\n"
-       "    ahead.module = lambda: None\n"
        "from sudokucp.cli import main\n"
-       "code = main(sys.argv[2:])\n"
+       "code = main(sys.argv[1:])\n"
        "sys.stderr.write(f'numba imported: {\"numba\" in sys.modules}\\n')\n"
        "sys.exit(code)\n")
+MODULE_PATH = "from sudokucp.backends.jit import ahead\nprint(ahead.module_path())"
+GRID = load_puzzles(PUZZLES / "generated" / "9x9-expert.txt")[0].to_line()
+
+
+def user_env(home: Path, **more: str) -> dict:
+    """A user's environment: the cache folder under `home` (XDG_CACHE_HOME, as platformdirs
+    reads it), no NUMBA_CACHE_DIR, the machine code built after a command (the default)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_CACHE_DIR", "SUDOKUCP_JIT_AHEAD", "SUDOKUCP_TEST_SESSION")}
+    return {**env, "XDG_CACHE_HOME": str(home), **more}
+
+
+def sources() -> set[Path]:
+    """The files of the jit's package but Python's own bytecode."""
+    jit = ROOT / "src" / "sudokucp" / "backends" / "jit"
+    return {p for p in jit.rglob("*") if p.is_file() and p.suffix != ".pyc"}
+
+
+def run(env: dict, code: str) -> str:
+    """What `code` prints in a fresh process."""
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          check=True).stdout.strip()
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    """An environment whose numba cache folder holds the module built ahead."""
-    folder = tmp_path_factory.mktemp("numba-cache")
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(folder)}
-    subprocess.run([sys.executable, "-m", "sudokucp.backends.jit.ahead"], env=env, check=True,
-                   capture_output=True, text=True)
-    return env
+def first(tmp_path_factory):
+    """A user's first `solve --backend jit` on one grid in an empty cache folder: its
+    environment, what it printed and said, and the files under src/ before it."""
+    home = tmp_path_factory.mktemp("cache-home")
+    env, before = user_env(home), sources()
+    done = subprocess.run([sys.executable, "-m", "sudokucp", "solve", "-", "--backend", "jit",
+                           "--format", "json"], env=env, input=GRID + "\n", capture_output=True,
+                          text=True, check=True)
+    return env, done.stdout, done.stderr.splitlines(), before
+
+
+@pytest.fixture(scope="module")
+def cache(first):
+    """An environment whose cache folder holds the module built ahead."""
+    return first[0]
+
+
+@pytest.mark.slow  # it holds the module's set-up: a first compile, then the build
+def test_the_first_solve_answers_then_builds_the_module_in_the_user_cache(first):
+    env, out, said, before = first
+    path = Path(run(env, MODULE_PATH))
+    assert path.is_file() and path.is_relative_to(env["XDG_CACHE_HOME"])
+    assert is_solution(Puzzle.parse(GRID), tuple(json.loads(out)["solutions"][0]))
+    assert said[0].startswith("sudoku-cp: compiling the jit kernels")
+    assert said[1].startswith("sudoku-cp: building the 9x9 path's machine code for later runs")
+    assert said[2] == f"sudoku-cp: the 9x9 path's machine code built: {path}"
+    assert sources() == before  # nothing written into the package
+
+
+def without_module(env: dict, home: Path, **more: str) -> dict:
+    """A copy of env's cache folder (numba's machine code warm) without the module built ahead:
+    the environment of a user whose build did not happen."""
+    built = Path(run(env, MODULE_PATH))
+    shutil.copytree(env["XDG_CACHE_HOME"], home)
+    copy = home / built.relative_to(env["XDG_CACHE_HOME"])
+    copy.unlink()
+    return user_env(home, **more)
+
+
+def solve_once(env: dict) -> tuple[dict, list[str]]:
+    """`sudoku-cp solve - --backend jit --format json` on GRID: its answer and its messages."""
+    done = subprocess.run([sys.executable, "-c", RUN, "solve", "-", "--backend", "jit",
+                           "--format", "json"], env=env, input=GRID + "\n", capture_output=True,
+                          text=True, check=True)
+    found = json.loads(done.stdout)
+    return {k: found[k] for k in ("status", "solutions", "count")}, done.stderr.splitlines()
+
+
+BLOCK_PYCC = ("import importlib.abc, sys\n"
+              "class Block(importlib.abc.MetaPathFinder):\n"
+              "    def find_spec(self, name, path=None, target=None):\n"
+              "        if name == 'numba.pycc':\n"
+              "            raise ModuleNotFoundError(\"No module named 'numba.pycc'\")\n"
+              "sys.meta_path.insert(0, Block())\n")
+
+
+@pytest.mark.parametrize("how", ["no compiler", "no pycc"])
+def test_a_failed_build_is_said_once_and_numba_answers(cache, tmp_path, how):
+    """Without a C compiler (CC=/bin/false), or with a numba that has no pycc: the first solve
+    answers from numba's cache, says why nothing was built and notes it; the next solve does
+    not try again and answers the same."""
+    more = {"CC": "/bin/false"}
+    if how == "no pycc":
+        (tmp_path / "site").mkdir()
+        (tmp_path / "site" / "sitecustomize.py").write_text(BLOCK_PYCC)
+        more = {"PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path / "site"),
+                                                            os.environ.get("PYTHONPATH")]))}
+    env = without_module(cache, tmp_path / "home", **more)
+    found, said = solve_once(env)
+    again, said_again = solve_once(env)
+    assert found == again and found["status"] == "solved"
+    assert is_solution(Puzzle.parse(GRID), tuple(found["solutions"][0]))
+    assert said[0].startswith("sudoku-cp: building the 9x9 path's machine code")
+    assert said[1].startswith("sudoku-cp: the 9x9 path's machine code not built (")
+    assert ("pycc" in said[1]) == (how == "no pycc")
+    assert said[-1] == said_again[-1] == "numba imported: True"
+    assert said_again == ["numba imported: True"]  # no second try, no compile
+    assert not Path(run(env, MODULE_PATH)).exists()
+    assert run(env, "from sudokucp.backends.jit import ahead\n"
+               "print(ahead.failure_path().read_text())") == said[1].split(" not built (")[1][:-1]
+
+
+def test_a_build_asked_for_tries_again_after_a_failure(cache, tmp_path):
+    """A noted failure stops the builds after a command, not the one `backends --warm jit`
+    asks for (build_apart), which clears the note once it succeeds."""
+    env = without_module(cache, tmp_path / "home", CC="/bin/false")
+    solve_once(env)
+    code = ("from sudokucp.backends.jit import ahead\n"
+            "print(ahead.failure_path().exists())\n"
+            "print(ahead.build_apart())\n"
+            "print(ahead.failure_path().exists())\n")
+    noted, said, still = run({**env, "CC": os.environ.get("CC", "cc")}, code).splitlines()
+    path = Path(run(env, MODULE_PATH))
+    assert (noted, still) == ("True", "False")
+    assert said == f"built: {path}" and path.is_file()
+
+
+@pytest.mark.slow
+def test_the_compile_tests_pass_after_a_warm_up(cache):
+    """With the module built in the user's cache folder (a warm-up), the tests of numba's
+    compiles still pass: the tests run with caches of their own."""
+    names = ("test_the_first_result_reports_the_compile_apart or "
+             "test_a_nine_by_nine_solve_compiles_only_its_entry_point")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-p",
+                           "no:cacheprovider", "-o", "addopts=", "-q",
+                           str(ROOT / "tests" / "test_jit.py"), "-k",
+                           names], env=cache, cwd=ROOT, capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout[-2000:]
 
 
 def solve(env: dict, how: str, args: list[str], stdin: str | None = None
           ) -> tuple[list, list[str]]:
-    """`sudoku-cp ARGS` in a fresh process (`how`: 'ahead', or 'numba' with the module ignored):
+    """`sudoku-cp ARGS` in a fresh process (`how`: 'ahead', or 'numba' with the module ignored,
+    SUDOKUCP_JIT_AHEAD=off):
     its JSON objects, timings left out, and its messages, the last whether numba was imported."""
-    done = subprocess.run([sys.executable, "-c", RUN, how, *args, "--format", "json"], env=env,
+    env = {**env, "SUDOKUCP_JIT_AHEAD": "off"} if how == "numba" else env
+    done = subprocess.run([sys.executable, "-c", RUN, *args, "--format", "json"], env=env,
                           input=stdin, capture_output=True, text=True, check=False)
     assert done.returncode in (0, 2), done.stderr  # 2: a line could not be read
     objects = [json.loads(line) for line in done.stdout.splitlines()]
@@ -103,6 +228,8 @@ def test_without_a_compiler_nothing_is_built_and_the_reason_is_said(cache, tmp_p
         assert path.read_bytes() == b"not an extension module"
     finally:
         kept.replace(path)
+        Path(run(cache, "from sudokucp.backends.jit import ahead\n"
+                 "print(ahead.failure_path())")).unlink()  # noted: the later tests' copies lack it
     said, unchanged = done.stdout.strip().splitlines()
     assert said.startswith("not built (") and "compiler" in said
     assert unchanged == "True"

@@ -270,7 +270,7 @@ def test_the_first_jit_compile_is_announced(tmp_path, monkeypatch, capsys, notic
     kernels.say_compiling()
     assert capsys.readouterr().err == (
         "sudoku-cp: compiling the jit kernels (first use; cached afterwards; `sudoku-cp backends "
-        "--warm jit` builds them all ahead, the 9x9 path into machine code that starts faster)…\n")
+        "--warm jit` builds them all ahead)…\n")
 
 
 def test_the_backends_listing_fits_the_terminal(monkeypatch, capsys):

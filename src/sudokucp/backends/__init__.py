@@ -10,6 +10,7 @@ colons: 'command:run=docker run img:1.0 {file}'.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any
 
 from sudokucp.backends.base import Backend, OptionError
@@ -197,3 +198,19 @@ def available_backends() -> list[str]:
 __all__ = ["BACKENDS", "ALIASES", "WRAPPERS", "Backend", "BackendUnavailable", "OptionError",
            "UnknownBackend", "available_backends", "backend_class", "canonical", "from_spec",
            "get_backend", "is_import_path", "parse_spec", "spec_name", "split_specs"]
+
+
+AFTERWARDS: list[Callable[[], object]] = []  # work a backend leaves for after a command's answers
+
+
+def after_answers(work: Callable[[], object]) -> None:
+    """Leave work (once) for the command to run after it has answered: jit builds its 9x9 path's
+    machine code there, so that later commands start faster."""
+    if work not in AFTERWARDS:
+        AFTERWARDS.append(work)
+
+
+def run_afterwards() -> None:
+    """Run the work the backends left (after_answers), each once; the command line's last step."""
+    while AFTERWARDS:
+        AFTERWARDS.pop(0)()

@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     show_notices()  # the library's one-off news (a first compile) on standard error
     args.argv = argv  # as typed, for reports
     try:
-        return args.handler(args)
+        code = args.handler(args)
     except (*USER_ERRORS, CommandError) as err:
         fail(str(err))
         return EXIT_USAGE
@@ -91,6 +91,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()
         return EXIT_OK
+    return afterwards(code)
+
+
+def afterwards(code: int) -> int:
+    """The work backends left for after the answers (jit's machine code for later runs), once
+    the answers are out; the command's exit status, unchanged."""
+    if "sudokucp.backends" in sys.modules:
+        from sudokucp.backends import run_afterwards
+
+        sys.stdout.flush()
+        run_afterwards()
+    return code
 
 
 if __name__ == "__main__":

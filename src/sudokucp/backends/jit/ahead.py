@@ -3,17 +3,24 @@
 numba.pycc into an extension module beside numba's cache, which a later process loads without
 importing numba (numba's import and its cache loads take about 0.7 s of a command).
 
-`sudoku-cp backends --warm jit` builds it (`build_apart`; a C compiler is needed: without one
-nothing is built and the kernels load from numba's cache as before). Its file is named by the
-kernels' sources (the cache folder, as numba's cache is) and by the processor it was built for.
-The functions are those numba compiles (the same typed source), so their answers are the same.
+Both live in the user's cache folder (platformdirs), or under $NUMBA_CACHE_DIR when it is set;
+never in the package. The first `solve --backend jit` that finds no module builds it once it has
+answered (`build_after_answers`, saying so); `sudoku-cp backends --warm jit` builds it ahead
+(`build_apart`). A C compiler and numba.pycc are needed: without them nothing is built, the
+failure is noted so that no later command tries again, and the kernels load from numba's cache
+as before. $SUDOKUCP_JIT_AHEAD: `auto` (the default), `load` (load a module, never build one
+after a command) or `off` (numba's cache alone). The module's file is named by the kernels'
+sources (the cache folder, as numba's cache is) and by the processor it was built for. The
+functions are those numba compiles (the same typed source), so their answers are the same.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.machinery
 import importlib.util
+import logging
 import os
 import platform
 import re
@@ -27,6 +34,26 @@ from types import ModuleType
 MODULE = "sudokucp_jit_ahead"  # the extension module's name (its init function's)
 ENTRIES = (("bands", "run", True), ("bands", "run_many", True), ("scan", "scan", 0))
 HERE = Path(__file__).parent
+MODE_ENV, MODES = "SUDOKUCP_JIT_AHEAD", ("auto", "load", "off")
+logger = logging.getLogger(__name__)
+
+
+def mode() -> str:
+    """$SUDOKUCP_JIT_AHEAD: auto (load, and build after a command that lacks the module), load
+    (never build after a command) or off (neither load nor build); auto when unset or unknown."""
+    value = os.environ.get(MODE_ENV, "").strip().lower()
+    return value if value in MODES else "auto"
+
+
+def cache_base() -> Path:
+    """The user's cache folder for sudoku-cp's compiled code (platformdirs; without it
+    $XDG_CACHE_HOME or ~/.cache): never the package's folder, which may be site-packages."""
+    try:
+        import platformdirs
+    except ImportError:
+        home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        return Path(home) / "sudoku-cp" / "numba"
+    return Path(platformdirs.user_cache_dir("sudoku-cp")) / "numba"
 
 
 @cache
@@ -40,9 +67,9 @@ def source_digest() -> str:
 
 def kernel_folder(base: str | None = None) -> Path:
     """The folder of the kernels' machine code under a cache base (None: NUMBA_CACHE_DIR's; empty:
-    the package's __pycache__): one per version of the sources."""
+    the user's cache folder, cache_base): one per version of the sources."""
     base = os.environ.get("NUMBA_CACHE_DIR", "") if base is None else base
-    return Path(base or HERE / "__pycache__") / f"jit-{source_digest()}"
+    return Path(base or cache_base()) / f"jit-{source_digest()}"
 
 
 def stale_folders(base: str | None = None) -> list[Path]:
@@ -86,7 +113,7 @@ def module() -> ModuleType | None:
     """The extension module built for these sources and this processor, loaded once per
     process; None when there is none (or it cannot be loaded)."""
     path = module_path()
-    if not path.is_file():
+    if mode() == "off" or not path.is_file():
         return None
     loader = importlib.machinery.ExtensionFileLoader(MODULE, str(path))
     spec = importlib.util.spec_from_file_location(MODULE, path, loader=loader)
@@ -125,20 +152,46 @@ def public(found: ModuleType) -> dict:
 
 # --- building ------------------------------------------------------------------------------------
 
+def failure_path() -> Path:
+    """The note that a build of this module failed (its reason inside): no command after it
+    tries again on its own; `backends --warm jit` does."""
+    return module_path().with_name(f"{MODULE}-{processor()}.failed")
+
+
 def build_apart() -> str:
     """Build the module in a process of its own (numba compiles there only what it needs),
     unless one built for these sources and this processor loads already; what happened, in a
-    few words."""
+    few words. A failure is noted (failure_path), a success clears the note."""
+    if mode() == "off":
+        return f"not built ({MODE_ENV}=off)"
     if module() is not None:
         return f"built already: {module_path()}"
     done = subprocess.run([sys.executable, "-m", __name__], capture_output=True, text=True,
                           check=False)
-    if done.returncode:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        return f"not built ({last})"
     module.cache_clear()
     kernel.cache_clear()
+    if done.returncode or module() is None:
+        last = (done.stderr.strip().splitlines() or ["the module does not load"])[-1]
+        with contextlib.suppress(OSError):
+            failure_path().parent.mkdir(parents=True, exist_ok=True)
+            failure_path().write_text(last + "\n")
+        return f"not built ({last})"
+    failure_path().unlink(missing_ok=True)
     return f"built: {module_path()}"
+
+
+def build_after_answers() -> str | None:
+    """After a command has answered: build the module where it is missing (mode auto), unless
+    a build failed before; the outcome, announced first (it takes a while), or None."""
+    if mode() != "auto" or module() is not None or failure_path().exists():
+        return None
+    if importlib.util.find_spec("numba") is None:
+        return None
+    logger.info("building the 9x9 path's machine code for later runs (once; about a minute; "
+                "%s=load skips it)…", MODE_ENV)
+    done = build_apart()
+    logger.info("the 9x9 path's machine code %s", done)
+    return done
 
 
 def build() -> Path:
@@ -153,7 +206,8 @@ def build() -> Path:
     path = module_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     cc = CC(MODULE)
-    cc.output_dir, cc.output_file, cc.target_cpu = str(path.parent), f"{path.name}.part", "host"
+    part = f"{path.name}.{os.getpid()}.part"  # two builds at once each write their own
+    cc.output_dir, cc.output_file, cc.target_cpu = str(path.parent), part, "host"
     for name, entry, version in ENTRIES:
         dispatcher = getattr(compiled(name, entry, version), entry)
         signatures = dispatcher.nopython_signatures

@@ -200,7 +200,7 @@ class Jit(Backend):
     def available(cls) -> bool:
         """Backend.available; where the machine code was built ahead, numba is looked for, not
         imported (its import is most of a one-grid command's time)."""
-        if not ahead.module_path().is_file():
+        if ahead.mode() == "off" or not ahead.module_path().is_file():
             return super().available()
         return importlib.util.find_spec(cls.module) is not None
 

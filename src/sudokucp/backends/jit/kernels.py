@@ -2,7 +2,9 @@
 when a call first needs it (`ready`), or all of them ahead (`warm_all`, for `sudoku-cp backends
 --warm jit`), and the arrays the kernels read (unit tables, cell positions, band tables).
 
-An entry point compiles on its first call, or loads its machine code from numba's cache on disk;
+An entry point compiles on its first call, or loads its machine code from numba's cache on disk
+(ahead.py's folder: the user's cache, never the package); a command that went this way builds
+the 9x9 path ahead once it has answered (ahead.build_after_answers);
 `ready` makes that call on an empty grid (4x4, 9x9 for a 9x9 version), so that a timed search
 never holds it. Only what a call needs is compiled: a kernel's one-grid search (`run`) and its
 batch (`run_many`) apart; dfs's root propagation (`start`, for cdcl at a `root` above singles)
@@ -121,8 +123,7 @@ def cached(module: str, entry: str = "") -> bool:
 def say_compiling() -> None:
     """Tell, once per process, that the first use compiles for a while (the CLI shows it)."""
     logger.info("compiling the jit kernels (first use; cached afterwards; `sudoku-cp backends "
-                "--warm jit` builds them all ahead, the 9x9 path into machine code that starts "
-                "faster)…")
+                "--warm jit` builds them all ahead)…")
 
 
 @cache
@@ -182,6 +183,9 @@ def compiled(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
         if not cached(kernel, entry):
             say_compiling()
         CALLS[kernel](found, entry, version)
+    from sudokucp.backends import after_answers
+
+    after_answers(ahead.build_after_answers)  # numba's path used: the 9x9 one built for later
     return found
 
 
