@@ -21,6 +21,7 @@ from sudokucp.cli import main
 from sudokucp.io.exporters import (
     FORMATS,
     DecodeError,
+    WrongModel,
     decode,
     export,
     instance_header,
@@ -391,3 +392,79 @@ def test_export_fzn_without_minizinc_says_how_to_install(tmp_path, capsys, monke
     assert main(["export", str(tmp_path / "one.txt"), "--to", "fzn",
                  "--out", str(tmp_path)]) == 2
     assert "apt-get install minizinc" in capsys.readouterr().err
+
+
+# --- a contradictory model; a stream of output held in small constant memory ----------------------
+
+FOUR = "1234341221434321"  # a solved 4x4 grid, its model below
+
+
+def four_model(extra: str = "") -> str:
+    """The 's' and 'v' lines of FOUR's model (variables cell*4 + d), `extra` literals first."""
+    true = {c * 4 + int(d) for c, d in enumerate(FOUR)}
+    return "s SATISFIABLE\nv " + extra + " ".join(str(v if v in true else -v)
+                                                 for v in range(1, 65)) + " 0\n"
+
+
+def test_decode_refuses_a_contradictory_model_as_wrong(tmp_path, capsys):
+    both = four_model("-1 ")  # 1 (digit 1 in r1c1) true and false
+    with pytest.raises(WrongModel, match=r"the model holds both 1 and -1 \(1 in r1c1 and not\): "
+                                         r"a contradictory model"):
+        read_sat(both, Shape(2, 2), 10)
+    assert read_sat(four_model("1 "), Shape(2, 2), 10).grids[0] == tuple(map(int, FOUR))
+    path = tmp_path / "p.cnf"
+    path.write_text(export(Puzzle.parse("1..." + "." * 12), "dimacs"))
+    (tmp_path / "both.txt").write_text(both)
+    assert main(["decode", str(path), str(tmp_path / "both.txt")]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("WRONG: the model holds both 1 and -1") and out.count("\n") == 1
+    (tmp_path / "two.txt").write_text("s SATISFIABLE\nv 1 2 0\n")
+    assert main(["decode", str(path), str(tmp_path / "two.txt")]) == 1
+    assert capsys.readouterr().out.startswith("WRONG: the model puts 1 and 2 in r1c1")
+
+
+class Comments:
+    """A solver's output as a stream of `lines` comment lines then FOUR's model, made as it is
+    read: nothing of it exists before the reader asks for it."""
+
+    def __init__(self, lines: int, tail: str) -> None:
+        self.lines, self.tail, self.served = lines, tail.splitlines(keepends=True), 0
+
+    def readline(self, size: int = -1) -> str:
+        self.served += 1
+        if self.served <= self.lines:
+            return f"c {'x' * 200} {self.served}\n"
+        return self.tail.pop(0) if self.tail else ""
+
+
+def test_decode_streams_the_output_keeping_only_the_model():
+    import tracemalloc
+
+    lines = 50_000  # 10 MB of comments
+    tracemalloc.start()
+    try:
+        answer = read_sat(Comments(lines, four_model()), Shape(2, 2), 10)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert answer.grids == [tuple(map(int, FOUR))]
+    assert peak < 1_000_000  # the comments (10 MB) were never held, only a line at a time
+
+
+def test_decode_caps_what_it_keeps(tmp_path):
+    many = "s SATISFIABLE\n" + "v " + " ".join(["1"] * 200) + "\n"  # past twice the 64 variables
+    with pytest.raises(DecodeError, match="more than 128 literals"):
+        read_sat(many, Shape(2, 2), 10)
+    long_line = tmp_path / "long.txt"
+    long_line.write_text("s SATISFIABLE\nv " + "1 " * (1 << 20) + "0\n")
+    with long_line.open() as handle, pytest.raises(DecodeError, match="line 2: longer than"):
+        read_sat(handle, Shape(2, 2), 10)
+    cut = tmp_path / "cut.txt"
+    cut.write_text("c " + "x" * (3 << 20) + "\n" + four_model())
+    with cut.open() as handle:
+        assert read_sat(handle, Shape(2, 2), 10).grids == [tuple(map(int, FOUR))]
+    blocks = "[1, 1, 1, 1]\n" * 100_000  # 1.2 MB of one solution, never closed
+    with pytest.raises(DecodeError, match="a solution of more than"):
+        read_minizinc(blocks, Shape(2, 2))
+    with pytest.raises(DecodeError, match="'v' lines of more than"):
+        read_xcsp3("s SATISFIABLE\n" + "v <instantiation>\n" * 300_000, Shape(2, 2))

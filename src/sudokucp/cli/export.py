@@ -4,9 +4,12 @@ XCSP3, MiniZinc, FlatZinc), and a solver's output turned back into a grid, judge
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import TextIO
 
 from sudokucp.cli.common import (
     EXIT_OK,
@@ -142,8 +145,11 @@ def run_decode(args: argparse.Namespace) -> int:
     header = exporters.instance_header(_read(args.instance))
     puzzle = header.puzzle
     try:
-        answer = exporters.decode(_read(args.output), header.format, puzzle.shape,
-                                  args.exit_status)
+        with _stream(args.output) as output:
+            answer = exporters.decode(output, header.format, puzzle.shape, args.exit_status)
+    except exporters.WrongModel as err:
+        print(f"WRONG: {err}")
+        return EXIT_UNSOLVED
     except exporters.DecodeError as err:
         raise CommandError(f"{source_label(args.output)}: {err}") from None
     if not answer.grids:
@@ -157,6 +163,23 @@ def run_decode(args: argparse.Namespace) -> int:
         print(WRITERS[args.format](puzzle.shape, grid))
         code = code if not problems else EXIT_UNSOLVED
     return code
+
+
+@contextlib.contextmanager
+def _stream(name: str) -> Iterator[TextIO]:
+    """A solver's output opened to be read a line at a time (standard input for '-')."""
+    if name == "-":
+        yield sys.stdin
+        return
+    try:
+        handle = open(name, encoding="utf-8", errors="replace")  # noqa: SIM115 - yielded
+    except OSError as err:
+        raise CommandError(f"cannot read {name}: {err.strerror or err}") from None
+    with handle:
+        try:
+            yield handle
+        except OSError as err:
+            raise CommandError(f"cannot read {name}: {err.strerror or err}") from None
 
 
 def _read(name: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sudokucp.io.exporters.answer import Answer, DecodeError, solver_stats
+from sudokucp.io.exporters.answer import Answer, DecodeError, Output, WrongModel, solver_stats
 from sudokucp.io.exporters.cnf import ENCODINGS, read_sat, rules, to_dimacs, to_opb
 from sudokucp.io.exporters.header import Header, header_lines, read_header
 from sudokucp.io.exporters.mzn import (
@@ -41,8 +41,8 @@ class Format:
     reader: Reader
 
 
-def _read_opb(text: str, shape: Shape, code: int | None = None) -> Answer:
-    return read_sat(text, shape, code, dimacs=False)
+def _read_opb(output: Output, shape: Shape, code: int | None = None) -> Answer:
+    return read_sat(output, shape, code, dimacs=False)
 
 
 FORMATS: dict[str, Format] = {f.name: f for f in (  # {n}: the side, {last}: the last cell
@@ -109,9 +109,10 @@ def warm(shape: Shape, fmt: str, encoding: str = "extended") -> None:
         model_text()
 
 
-def decode(text: str, fmt: str, shape: Shape, code: int | None = None) -> Answer:
-    """What a solver printed for a file in `fmt`, read back (DecodeError when it cannot be)."""
-    return FORMATS[fmt].reader(text, shape, code)
+def decode(output: Output, fmt: str, shape: Shape, code: int | None = None) -> Answer:
+    """What a solver printed for a file in `fmt` (its text, or its lines as a stream), read back
+    (DecodeError when it cannot be; WrongModel when the model contradicts itself)."""
+    return FORMATS[fmt].reader(output, shape, code)
 
 
 def instance_header(text: str) -> Header:
@@ -120,5 +121,6 @@ def instance_header(text: str) -> Header:
 
 
 __all__ = ["ENCODINGS", "FORMATS", "INSTALL", "Answer", "DecodeError", "Format", "Header",
+           "Output", "WrongModel",
            "comments", "decode", "export", "instance_header", "model_text", "solver_stats",
            "to_model", "warm"]

@@ -1,9 +1,16 @@
 """What a solver printed, read back: a verdict, the grids of its models, whether the search was
-exhausted, and the statistics a known solver prints. Garbage is a DecodeError saying why."""
+exhausted, and the statistics a known solver prints. Garbage is a DecodeError saying why.
+
+The output is read as a stream (`numbered_lines`: text, or a file read a line at a time): the
+readers keep only the verdict, the model lines (capped: no model of a grid holds more) and the
+statistics, so a solver's gigabyte of comments costs no memory.
+"""
 
 from __future__ import annotations
 
+import io
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from sudokucp.puzzle import Grid, Shape, cell_name
@@ -11,6 +18,9 @@ from sudokucp.puzzle import Grid, Shape, cell_name
 SAT, UNSAT, UNKNOWN = "SAT", "UNSAT", "UNKNOWN"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colours (ACE prints them even into a pipe)
 QUOTED = 60  # characters of a bad line quoted in an error
+MAX_LINE = 1 << 20  # characters of a line read: a model line of a 35x35 CNF holds far fewer
+COMMENTS = ("c", "%", "*", "d")  # how a line that may be cut starts: a comment or statistics
+Output = str | Iterable[str]  # a solver's output: its text, or its lines (an open file)
 
 # The statistics lines of known solvers, comment markers stripped: (pattern, key); the first
 # match of a key counts (CryptoMiniSat repeats its lines). `solver_s` is the solver's own time.
@@ -35,6 +45,11 @@ class DecodeError(ValueError):
     """A solver's output that holds no verdict or model, or a partial or malformed one."""
 
 
+class WrongModel(DecodeError):
+    """A model that contradicts itself or its CNF (a literal and its negation, two digits in a
+    cell): the solver's answer is wrong, not unreadable."""
+
+
 @dataclass
 class Answer:
     """A solver's output read back: SAT with grids, UNSAT or UNKNOWN; `complete` when the
@@ -51,16 +66,45 @@ def plain(text: str) -> str:
     return ANSI.sub("", text)
 
 
-def solver_stats(text: str) -> dict[str, float]:
+def numbered_lines(output: Output) -> Iterator[tuple[int, str]]:
+    """(number, line without colours) of a solver's output, text or a stream read a line at a
+    time. A line past MAX_LINE characters is cut there when it is a comment, and a DecodeError
+    otherwise: no model line is that long."""
+    if isinstance(output, str):
+        output = io.StringIO(output)
+    readline = getattr(output, "readline", None)
+    pieces = iter(lambda: readline(MAX_LINE + 1), "") if readline else iter(output)
+    number, cut = 0, False
+    for piece in pieces:
+        ended = piece.endswith("\n")
+        if cut:  # the rest of a long line
+            cut = not ended
+            continue
+        number += 1
+        if len(piece) > MAX_LINE and not ended:
+            if not piece.lstrip().startswith(COMMENTS):
+                raise DecodeError(f"line {number}: longer than {MAX_LINE} characters, which no "
+                                  f"model line is")
+            cut, piece = True, piece[:MAX_LINE]
+        yield number, plain(piece)
+
+
+def add_stats(stats: dict[str, float], line: str) -> None:
+    """The counter or own time a known solver printed on one line, kept if it is the first of
+    its key."""
+    body = MARKERS.sub("", line.strip(), count=1).strip()
+    for pattern, key in STAT_LINES:
+        match = pattern.match(body)
+        if match:
+            name, value = _named(match, key)
+            stats.setdefault(name, value)
+
+
+def solver_stats(output: Output) -> dict[str, float]:
     """The counters and own time a known solver printed (comment lines), first match of each."""
     stats: dict[str, float] = {}
-    for line in plain(text).splitlines():
-        body = MARKERS.sub("", line.strip(), count=1).strip()
-        for pattern, key in STAT_LINES:
-            match = pattern.match(body)
-            if match:
-                name, value = _named(match, key)
-                stats.setdefault(name, value)
+    for _, line in numbered_lines(output):
+        add_stats(stats, line)
     return stats
 
 

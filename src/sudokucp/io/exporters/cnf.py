@@ -24,9 +24,11 @@ from sudokucp.io.exporters.answer import (
     UNSAT,
     Answer,
     DecodeError,
-    plain,
+    Output,
+    WrongModel,
+    add_stats,
+    numbered_lines,
     quote,
-    solver_stats,
 )
 from sudokucp.puzzle import Grid, Puzzle, Shape, cell_name, geometry
 
@@ -152,13 +154,17 @@ def _sum(weight: int, variables: Iterable[int]) -> str:
     return " ".join(f"{weight:+d} x{v}" for v in variables)
 
 
-def read_sat(text: str, shape: Shape, code: int | None = None, *, dimacs: bool = True) -> Answer:
-    """A SAT (or pseudo-Boolean) solver's output: 's SATISFIABLE' and 'v' lines, or MiniSat's
-    result file ('SAT' then the literals); exit codes 10 and 20 back the verdict. A model that
-    misses a cell, or (DIMACS) ends without its 0, is partial: a DecodeError."""
-    verdict, literals, ended = None, [], False
-    for number, raw in enumerate(plain(text).splitlines(), 1):
+def read_sat(output: Output, shape: Shape, code: int | None = None, *,
+             dimacs: bool = True) -> Answer:
+    """A SAT (or pseudo-Boolean) solver's output, text or a stream: 's SATISFIABLE' and 'v'
+    lines, or MiniSat's result file ('SAT' then the literals); exit codes 10 and 20 back the
+    verdict. A model that misses a cell, or (DIMACS) ends without its 0, is partial: a
+    DecodeError; one past twice the variables is refused before it is all kept."""
+    verdict, literals, ended, stats = None, [], False, {}
+    cap = 2 * shape.side ** 3  # each variable twice at most: no model holds more
+    for number, raw in numbered_lines(output):
         line = raw.strip()
+        add_stats(stats, line)
         if not line or line[0] in "c*":
             continue
         head, _, rest = line.partition(" ")
@@ -171,11 +177,13 @@ def read_sat(text: str, shape: Shape, code: int | None = None, *, dimacs: bool =
             if ended:
                 raise DecodeError(f"line {number}: literals after the model's closing 0")
             ended = _take(rest if head == "v" else line, literals, number)
+            if len(literals) > cap:
+                raise DecodeError(f"line {number}: more than {cap} literals, twice the "
+                                  f"variables of a {shape} CNF: not its model")
         else:
             raise DecodeError(f"line {number}: neither a verdict, a model nor a comment: "
                               f"{quote(line)}")
     verdict = _agreed(verdict, code)
-    stats = solver_stats(text)
     if verdict != SAT:
         return Answer(verdict, [], verdict == UNSAT, stats)
     if not literals:
@@ -214,18 +222,27 @@ def _agreed(verdict: str | None, code: int | None) -> str:
 
 def decode_literals(literals: Sequence[int], shape: Shape) -> Grid:
     """The grid of a model: in each cell the one digit whose variable is true. A variable out of
-    range, a cell without a digit or with two is a DecodeError."""
+    range, or a cell without a digit, is a DecodeError; a variable both true and false, or a
+    cell with two digits, is a WrongModel. A literal repeated counts once."""
     n, top = shape.side, shape.side ** 3
-    grid = [0] * shape.cells
+    grid, seen = [0] * shape.cells, set()
     for literal in literals:
         if not 1 <= abs(literal) <= top:
             raise DecodeError(f"literal {literal} is no variable of the {top} of a {shape} "
                               f"CNF")
+        if -literal in seen:
+            cell, digit = divmod(abs(literal) - 1, n)
+            raise WrongModel(f"the model holds both {abs(literal)} and -{abs(literal)} ("
+                             f"{digit + 1} in {cell_name(shape, cell)} and not): a "
+                             f"contradictory model")
+        if literal in seen:
+            continue
+        seen.add(literal)
         if literal > 0:
             cell, digit = divmod(literal - 1, n)
             if grid[cell]:
-                raise DecodeError(f"the model puts {grid[cell]} and {digit + 1} in "
-                                  f"{cell_name(shape, cell)}: not a model of the CNF")
+                raise WrongModel(f"the model puts {grid[cell]} and {digit + 1} in "
+                                 f"{cell_name(shape, cell)}: not a model of the CNF")
             grid[cell] = digit + 1
     empty = [cell_name(shape, c) for c, v in enumerate(grid) if not v]
     if empty:

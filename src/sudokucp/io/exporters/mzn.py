@@ -24,15 +24,18 @@ from sudokucp.io.exporters.answer import (
     UNSAT,
     Answer,
     DecodeError,
+    Output,
+    add_stats,
     grid_of_values,
-    plain,
+    numbered_lines,
     quote,
-    solver_stats,
 )
 from sudokucp.puzzle import Grid, Puzzle
 
 MODEL = ("backends", "minizinc", "sudoku.mzn")
 SOLUTION_END = "----------"
+MAX_SOLUTIONS = 1000  # solutions of one output decode keeps
+MAX_BLOCK = 1 << 20  # characters of one solution's lines: a 35x35 grid's takes a few thousand
 ENDINGS = {"==========": (SAT, True), "=====UNSATISFIABLE=====": (UNSAT, True),
            "=====UNSATorUNBOUNDED=====": (UNSAT, True), "=====UNKNOWN=====": (UNKNOWN, False)}
 FAILURES = ("=====ERROR=====", "=====UNBOUNDED=====")
@@ -93,25 +96,34 @@ def to_fzn(puzzle: Puzzle, comments: Sequence[str], blocked: Sequence[Grid] = ()
     return "".join(f"% {line}".rstrip() + "\n" for line in comments) + body
 
 
-def read_minizinc(text: str, shape, code: int | None = None) -> Answer:
+def read_minizinc(output: Output, shape, code: int | None = None) -> Answer:
     """Solutions (the last [...] list of each block before '----------') and the closing
-    marker of a MiniZinc or FlatZinc solver's output; a block cut short, or no solution nor
-    marker, is a DecodeError."""
+    marker of a MiniZinc or FlatZinc solver's output, text or a stream; a block cut short, or
+    no solution nor marker, is a DecodeError, and so is a block or a count of solutions past
+    what decode keeps (MAX_BLOCK characters, MAX_SOLUTIONS)."""
     grids: list[Grid] = []
     block: list[str] = []
-    verdict, complete = None, False
-    for number, raw in enumerate(plain(text).splitlines(), 1):
+    verdict, complete, kept, stats = None, False, 0, {}
+    for number, raw in numbered_lines(output):
         line = raw.strip()
+        add_stats(stats, line)
         if not line or line.startswith("%"):
             continue
         if line == SOLUTION_END:
+            if len(grids) == MAX_SOLUTIONS:
+                raise DecodeError(f"line {number}: more than {MAX_SOLUTIONS} solutions, more "
+                                  f"than decode keeps")
             grids.append(_grid_of_block(block, shape, number))
-            block = []
+            block, kept = [], 0
         elif line in ENDINGS:
             verdict, complete = ENDINGS[line]
         elif line in FAILURES:
             raise DecodeError(f"line {number}: the solver reports {line}")
         else:
+            kept += len(line)
+            if kept > MAX_BLOCK:
+                raise DecodeError(f"line {number}: a solution of more than {MAX_BLOCK} "
+                                  f"characters, more than any grid's")
             block.append(line)
     if block:
         raise DecodeError(f"the output ends inside a solution, without '{SOLUTION_END}': "
@@ -121,7 +133,7 @@ def read_minizinc(text: str, shape, code: int | None = None) -> Answer:
                           "('==========', '=====UNSATISFIABLE=====', '=====UNKNOWN=====')")
     if verdict == UNSAT and grids:
         raise DecodeError("the output holds solutions and says UNSATISFIABLE")
-    return Answer(SAT if grids else verdict, grids, complete, solver_stats(text))
+    return Answer(SAT if grids else verdict, grids, complete, stats)
 
 
 def _grid_of_block(block: list[str], shape, number: int) -> Grid:

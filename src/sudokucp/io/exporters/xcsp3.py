@@ -14,10 +14,11 @@ from sudokucp.io.exporters.answer import (
     UNSAT,
     Answer,
     DecodeError,
+    Output,
+    add_stats,
     grid_of_values,
-    plain,
+    numbered_lines,
     quote,
-    solver_stats,
 )
 from sudokucp.puzzle import Grid, Puzzle, Shape
 
@@ -25,6 +26,7 @@ VERDICTS = {"SATISFIABLE": SAT, "UNSATISFIABLE": UNSAT, "UNKNOWN": UNKNOWN,
             "OPTIMUM FOUND": SAT}
 INSTANTIATION = re.compile(r"<instantiation\b[^>]*>(.*?)</instantiation>", re.DOTALL)
 TAG = re.compile(r"<(list|values)>(.*?)</\1>", re.DOTALL)
+MAX_MODEL = 1 << 22  # characters of the 'v' lines kept: a 35x35 grid's instantiation is ~20 kB
 VARIABLE = re.compile(r"^x((?:\[[0-9.]*\]){2})$")
 
 
@@ -71,12 +73,14 @@ def _conflicts(puzzle: Puzzle, grid: Grid) -> list[str]:
             f"      <conflicts> {row} </conflicts>", "    </extension>"]
 
 
-def read_xcsp3(text: str, shape: Shape, code: int | None = None) -> Answer:
-    """An XCSP3 solver's output: the 's' line, the solutions of the 'v' lines (an instantiation
-    of x, listed as x[][] or cell by cell), the statistics of its 'd' lines."""
-    verdict, model, exhausted = None, [], False
-    for number, raw in enumerate(plain(text).splitlines(), 1):
+def read_xcsp3(output: Output, shape: Shape, code: int | None = None) -> Answer:
+    """An XCSP3 solver's output, text or a stream: the 's' line, the solutions of the 'v' lines
+    (an instantiation of x, listed as x[][] or cell by cell), the statistics of its 'd' lines;
+    'v' lines past MAX_MODEL characters are a DecodeError."""
+    verdict, model, exhausted, kept, stats = None, [], False, 0, {}
+    for number, raw in numbered_lines(output):
         line = raw.strip()
+        add_stats(stats, line)
         head, _, rest = line.partition(" ")
         if head == "s":
             word = " ".join(rest.split()).upper()
@@ -84,12 +88,15 @@ def read_xcsp3(text: str, shape: Shape, code: int | None = None) -> Answer:
                 raise DecodeError(f"line {number}: unknown verdict {quote(line)}")
             verdict = VERDICTS[word]
         elif head == "v":
+            kept += len(rest)
+            if kept > MAX_MODEL:
+                raise DecodeError(f"line {number}: 'v' lines of more than {MAX_MODEL} "
+                                  f"characters, more than decode keeps")
             model.append(rest)
         elif head == "d" and " ".join(rest.split()).upper() == "COMPLETE EXPLORATION":
             exhausted = True  # ACE's word that the search space was exhausted
     if verdict is None:
         raise DecodeError("no verdict: no 's SATISFIABLE', 's UNSATISFIABLE' or 's UNKNOWN' line")
-    stats = solver_stats(text)
     if verdict != SAT:
         return Answer(verdict, [], verdict == UNSAT, stats)
     found = INSTANTIATION.findall(" ".join(model))
