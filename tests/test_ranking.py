@@ -18,6 +18,7 @@ from sudokucp.reporting.ranking import (
     noise_marks,
     ranking_frame,
     rankings,
+    read_ranking,
 )
 from sudokucp.reporting.report import results_frame
 from sudokucp.reporting.text import md, sig
@@ -138,6 +139,14 @@ def test_the_ranking_reads_back_from_its_csv():
     assert [(p.backend, p.rank, p.best) for p in back["set"]] == [("a", 1, True),
                                                                    ("b", 2, False)]
     assert back["set"][1].ratio == pytest.approx(ranked["set"][1].ratio)
+
+
+def test_names_that_look_like_numbers_or_blanks_read_back_as_written(tmp_path):
+    ranked = rankings(_puzzles(_rows({"NA": 1.0, "1e3": 1.5}, dataset="007")))
+    ranking_frame(ranked).to_csv(tmp_path / "ranking.csv", index=False)
+    back = read_ranking(tmp_path / "ranking.csv")
+    assert list(back) == ["007"] and [p.backend for p in back["007"]] == ["NA", "1e3"]
+    assert console_lines(back)[0] == console_lines(ranked)[0]
 
 
 def test_the_headline_reads_best_first_with_three_significant_digits():

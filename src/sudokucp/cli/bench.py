@@ -276,15 +276,13 @@ def failure_lines(rows: Sequence[Row]) -> list[str]:
 
 def headline_lines(outcome: BenchOutcome, out: Path) -> list[str]:
     """The answer, last: the ranking per data set as ranking.csv holds it, and its rule."""
-    import pandas as pd
-
     from sudokucp.i18n import _
-    from sudokucp.reporting.ranking import console_lines, from_frame, noise_marks
+    from sudokucp.reporting.ranking import console_lines, noise_marks, read_ranking
 
     path = out / "ranking.csv"
     if not any(p.name == path.name for p in outcome.files):  # no table written
         return []
-    ranked = from_frame(pd.read_csv(path, keep_default_na=False, na_values=[""]))
+    ranked = read_ranking(path)
     return ["", _("Answer:"), *console_lines(ranked, noise_marks(outcome.settings))]
 
 

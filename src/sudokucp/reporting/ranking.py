@@ -15,6 +15,7 @@ import html
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -217,6 +218,12 @@ def from_frame(frame: pd.DataFrame) -> dict[str, list[Place]]:
                           ranked.get(str(line[0]), [])) == 0)
         ranked.setdefault(str(line[0]), []).append(place)
     return ranked
+
+
+def read_ranking(path: Path) -> dict[str, list[Place]]:
+    """A ranking.csv read back (from_frame), names kept as written."""
+    text = {"class": str, "backend": str, "above": str, "above_verdict": str}
+    return from_frame(pd.read_csv(path, keep_default_na=False, na_values=[""], dtype=text))
 
 
 def rule() -> str:
