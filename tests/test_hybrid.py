@@ -74,9 +74,9 @@ def test_empty_4x4_has_288_solutions():
     assert r.complete and r.count == 288
 
 
-def test_tdoku_counts(shared_puzzles):
+def test_tdoku_counts(public_sets):
     hybrid = get_backend("hybrid")
-    for line in (shared_puzzles / "counts_tdoku_test.txt").read_text().splitlines():
+    for line in (public_sets / "counts_tdoku_test.txt").read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         text, count, *_ = line.split(":")
@@ -86,8 +86,8 @@ def test_tdoku_counts(shared_puzzles):
         assert all(is_solution(p, s) for s in r.solutions)
 
 
-def test_invalid_grids_are_unsat(shared_puzzles):
-    for line in (shared_puzzles / "invalid_sudopedia.txt").read_text().splitlines():
+def test_invalid_grids_are_unsat(public_sets):
+    for line in (public_sets / "invalid.txt").read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             text, label = line.split(maxsplit=1)
             r = get_backend("hybrid").solve(Puzzle(Shape(3, 3), _digits(text)), limit=2)

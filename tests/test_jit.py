@@ -93,8 +93,8 @@ def test_holed_grids_of_every_shape(shape, search):
 
 
 @pytest.mark.parametrize("search", ANY_SHAPE)
-def test_a_25x25_minimal_grid_is_unique(search, shared_puzzles):
-    entries = {e.puzzle.name: e.puzzle for e in read_puzzles(shared_puzzles / "gecode_25x25.txt")}
+def test_a_25x25_minimal_grid_is_unique(search, public_sets):
+    entries = {e.puzzle.name: e.puzzle for e in read_puzzles(public_sets / "gecode_25x25.txt")}
     puzzle = entries["gecode_25x25#89"]  # the easiest of the 18
     backend = jit(search=search, propagation="full")
     result = backend.solve(puzzle, limit=2, time_limit=60)
@@ -146,9 +146,9 @@ def test_keep_counts_every_solution_and_keeps_a_few(search):
 
 
 @pytest.mark.parametrize("search", KERNELS)
-def test_tdoku_counts(search, shared_puzzles):
+def test_tdoku_counts(search, public_sets):
     backend = jit(search=search)
-    entries = read_puzzles(shared_puzzles / "counts_tdoku_test.txt")
+    entries = read_puzzles(public_sets / "counts_tdoku_test.txt")
     assert len(entries) >= 40
     for entry in entries:
         count = int(entry.comment.split(":")[0])
@@ -161,10 +161,10 @@ def test_tdoku_counts(search, shared_puzzles):
 # --- no solution ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("search", KERNELS)
-def test_unsat_grids(search, shared_puzzles):
+def test_unsat_grids(search, public_sets):
     backend = jit(search=search)
     assert backend.solve(Puzzle.parse("." + "123" + "4" + "." * 11)).status is Status.UNSAT
-    lines = (shared_puzzles / "invalid_sudopedia.txt").read_text().splitlines()
+    lines = (public_sets / "invalid.txt").read_text().splitlines()
     rows = [line.split(maxsplit=1) for line in lines if line.strip() and not line.startswith("#")]
     assert len(rows) == 7  # three with a duplicate given (the reader refuses them), four unsolvable
     for text, label in rows:
@@ -384,11 +384,13 @@ def mixed_text() -> bytes:
         good[7].lower(), good[8]]) + b"\n"
 
 
-def test_solve_lines_answers_are_judged_and_counts_agree_with_dfs(shared_puzzles):
+def test_solve_lines_answers_are_judged_and_counts_agree_with_dfs(public_sets):
     from sudokucp.check import solved_rows
 
-    lines = plain_lines(shared_puzzles / "royle17.txt", 200)
-    counted = [e for e in read_puzzles(shared_puzzles / "counts_tdoku_test.txt")]
+    lines = plain_lines(public_sets / "top95.txt") + [
+        line for f in sorted((PUZZLES / "generated").glob("9x9-*.txt")) for line in plain_lines(f)]
+    unique = len(lines)  # proper puzzles: one solution each
+    counted = [e for e in read_puzzles(public_sets / "counts_tdoku_test.txt")]
     lines += [e.puzzle.to_line().encode() for e in counted]
     batch = jit().solve_lines(b"\n".join(lines), limit=2, kept=2)
     got = batch.lines
@@ -398,8 +400,8 @@ def test_solve_lines_answers_are_judged_and_counts_agree_with_dfs(shared_puzzles
     for kept in range(2):
         rows = found & (solved.counts > kept)
         assert solved_rows(NINE, got.grids[rows], solved.solutions[rows, kept]).all()
-    assert (solved.counts[:200] == 1).all() and solved.complete[:200].all()
-    for entry, count in zip(counted, solved.counts[200:].tolist()):
+    assert (solved.counts[:unique] == 1).all() and solved.complete[:unique].all()
+    for entry, count in zip(counted, solved.counts[unique:].tolist(), strict=True):
         assert count == min(int(entry.comment.split(":")[0]), 2), entry.puzzle.name
     dfs = jit(search="dfs")
     for i in range(0, len(lines), 7):  # a sample, grid by grid through the ordinary solve
@@ -557,10 +559,14 @@ def test_each_band_search_version_compiles_its_own_steps_alone(tmp_path, nine):
 
 
 def test_backends_warm_compiles_ahead_and_says_so(capsys, monkeypatch):
-    """Every entry point, then the 9x9 path built ahead (its build is tests/test_jit_ahead.py's:
-    here it is not run, so that no other test of this process loads its module)."""
-    from sudokucp.backends.jit import ahead
+    """Every entry point in turn, then the 9x9 path built ahead. The compiles are recorded, not
+    run (each entry point's compile is tested where it is used: all of them take minutes on a
+    cold cache), nor the build (tests/test_jit_ahead.py's)."""
+    from sudokucp.backends.jit import ahead, kernels
     from sudokucp.cli import main
+
+    compiled = []
+    monkeypatch.setattr(kernels, "ready", lambda *key: compiled.append(key))
 
     monkeypatch.setattr(ahead, "build_apart", lambda: "not built (left to another test)")
     monkeypatch.setattr(ahead, "prune", lambda: (2, 3 * 2**20))  # tested on its own below
@@ -570,6 +576,8 @@ def test_backends_warm_compiles_ahead_and_says_so(capsys, monkeypatch):
     assert "jit: bands.run (9x9) (10/17)…" in err.splitlines()
     assert "jit: bands.run_many (13/17)…" in err.splitlines()
     assert "jit: groups.run (16/17)…" in err.splitlines()
+    assert compiled == [(k, e, v) for k in kernels.KERNELS for e, v in kernels.entries(k)]
+    assert len(set(compiled)) == 16
     assert "jit: the 9x9 path built ahead (numba.pycc, a C compiler) (17/17)…" in err.splitlines()
     assert out.startswith("jit: in ") and out.rstrip().endswith(
         "16 kernels compiled or loaded, later runs load them from numba's cache; the 9x9 "

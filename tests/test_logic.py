@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import PUZZLES, SHARED
+from conftest import PUBLIC, PUZZLES
 
 from sudokucp.backends import OptionError, backend_class, get_backend
 from sudokucp.backends.base import TIMED_OUT
@@ -288,19 +288,17 @@ def test_resolve_rejects_with_the_valid_names(spec):
 
 
 def _known() -> list[tuple[Puzzle, tuple[int, ...]]]:
-    """Puzzles with their one solution: the project's seeds, tdoku's count-1 rows when present."""
+    """Puzzles with their one solution: the project's seeds, tdoku's count-1 rows."""
     pairs = []
     for name in ("002-logic-9x9", "002-backtracking-16x16"):
         path = PUZZLES / "seeds" / f"{name}.txt"
         if path.exists():
             pairs.append((load_puzzles(path)[0],
                           load_puzzles(path.with_suffix(".solution.txt"))[0].cells))
-    counts = SHARED / "counts_tdoku_test.txt"
-    if counts.exists():
-        for line in counts.read_text().splitlines():
-            parts = line.strip().split(":")
-            if len(parts) == 3 and parts[1] == "1" and len(parts[2]) == 81:
-                pairs.append((Puzzle.parse(parts[0]), tuple(int(ch) for ch in parts[2])))
+    for line in (PUBLIC / "counts_tdoku_test.txt").read_text().splitlines():
+        parts = line.strip().split(":")
+        if len(parts) == 3 and parts[1] == "1" and len(parts[2]) == 81:
+            pairs.append((Puzzle.parse(parts[0]), tuple(int(ch) for ch in parts[2])))
     return pairs
 
 
@@ -319,9 +317,7 @@ def test_logic_never_removes_the_true_digit(puzzle, solution):
 
 
 def test_known_solutions_are_present():
-    if not KNOWN:
-        pytest.skip("neither the project's seeds nor ../shared/puzzles are here")
-    assert len(KNOWN) >= 2
+    assert len(KNOWN) >= 20  # the two seeds and tdoku's 18
 
 
 @pytest.mark.parametrize("spec", list(LEVELS))
@@ -413,9 +409,9 @@ def test_backend_rejects_unknown_techniques():
         get_backend("logic", techniques="singles,guessing")
 
 
-def test_invalid_sudopedia_never_solved(shared_puzzles):
+def test_invalid_grids_never_solved(public_sets):
     """Duplicate givens (built without the parser, which refuses them) and unsolvable grids."""
-    for line in (shared_puzzles / "invalid_sudopedia.txt").read_text().splitlines():
+    for line in (public_sets / "invalid.txt").read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         text, label = line.split(maxsplit=1)

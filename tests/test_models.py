@@ -118,9 +118,9 @@ def tdoku_counts(folder) -> list[tuple[Puzzle, int]]:
 
 
 @pytest.mark.parametrize("spec", ["cpsat", "sat", "pyconstraint"])
-def test_counts_agree_with_tdoku(spec, shared_puzzles):
+def test_counts_agree_with_tdoku(spec, public_sets):
     backend = installed(spec)
-    rows = tdoku_counts(shared_puzzles)
+    rows = tdoku_counts(public_sets)
     if spec == "pyconstraint":  # seconds per sparse grid (about 22 givens): the full ones only
         rows = [(p, count) for p, count in rows if p.givens >= 30]
     assert len(rows) >= 19
@@ -133,9 +133,9 @@ def test_counts_agree_with_tdoku(spec, shared_puzzles):
 
 
 @pytest.mark.parametrize("spec", PROVING)
-def test_unsolvable_sudopedia_grids_are_unsat(spec, shared_puzzles):
+def test_unsolvable_grids_are_unsat(spec, public_sets):
     backend = installed(spec)
-    entries = read_puzzles(shared_puzzles / "invalid_sudopedia.txt")
+    entries = read_puzzles(public_sets / "invalid.txt")
     unsolvable = [e.puzzle for e in entries if e.comment.startswith("unsolvable")]
     assert len(unsolvable) == 4
     for puzzle in unsolvable:

@@ -69,8 +69,8 @@ def assert_one_engine(puzzle: Puzzle) -> None:
         assert result.solution == tuple(board.vals)
 
 
-def test_top95(shared_puzzles) -> None:
-    puzzles = load_puzzles(shared_puzzles / "top95.txt")
+def test_top95(public_sets) -> None:
+    puzzles = load_puzzles(public_sets / "top95.txt")
     assert len(puzzles) == 95
     for puzzle in puzzles:
         assert_one_engine(puzzle)
