@@ -11,6 +11,8 @@ half of one.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -74,19 +76,22 @@ RESULT_COLUMNS = list(Row.columns())
 
 
 def results_frame(rows: Sequence[Row]) -> pd.DataFrame:
-    """One line per run; stats become columns named after them (nodes, guesses, ...)."""
-    records = []
-    for row in rows:
-        record = row.record()
-        record.update({k: v for k, v in row.stats.items() if k not in record})
-        records.append(record)
-    frame = pd.DataFrame.from_records(records, columns=_columns(records))
+    """One line per run; stats become columns named after them (nodes, guesses, ...). Built a
+    column at a time (Row.record's cells), not a dict per row."""
+    columns: dict[str, list[Any]] = {}
+    for column, name, item in ROW_CELLS:
+        values = [getattr(row, name) for row in rows]
+        columns[column] = [v.get(item) for v in values] if item else values
+    columns["status"] = [row.status.value for row in rows]
+    extra = sorted({k for row in rows for k in row.stats} - set(RESULT_COLUMNS))
+    for stat in extra:
+        columns[stat] = [row.stats.get(stat, math.nan) for row in rows]
+    frame = pd.DataFrame(columns, columns=RESULT_COLUMNS + extra)
     return frame.sort_values(["dataset", "puzzle", "backend"], kind="stable", ignore_index=True)
 
 
-def _columns(records: list[dict[str, Any]]) -> list[str]:
-    extra = sorted({k for r in records for k in r} - set(RESULT_COLUMNS))
-    return RESULT_COLUMNS + extra
+ROW_CELLS = [(f.metadata["column"] or f.name, f.name, f.metadata["item"])
+             for f in dataclasses.fields(Row) if "column" in f.metadata]  # as Row.record
 
 
 def summary_frame(results: pd.DataFrame) -> pd.DataFrame:
