@@ -1,10 +1,12 @@
-"""Named data sets: the catalogue against the manifest, the converters on written samples and on
-the real upstream files, and downloads from a local HTTP server (good, wrong checksum, cut
-short, 404, offline), `datasets add`, and names in place of files in bench, solve and rate."""
+"""Named data sets: the converters on written samples and on samples of each upstream file
+(tests/data/upstream; the whole files are checked by benchmarks/datasets.py), and downloads
+from a local HTTP server (good, wrong checksum, cut short, 404, offline), `datasets add`, and
+names in place of files in bench, solve and rate."""
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import sys
 import threading
@@ -19,21 +21,11 @@ from sudokucp.datasets.catalog import BY_NAME, CATALOG, DataSet
 from sudokucp.datasets.convert import ConvertError, convert, to_text
 from sudokucp.io.formats import read_puzzles
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+UPSTREAM = Path(__file__).resolve().parent / "data" / "upstream"  # see its README.md
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 ROYLE = PUZZLE.replace(".", "0")
 SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
-SAMPLE = 300  # puzzles read back from each end of a large set (the reader's speed is not at stake)
 TINY = f"# a header\n#\n{PUZZLE}\n\n{ROYLE}\n".encode()
-
-
-@pytest.fixture
-def shared_raw() -> Path:
-    """../shared/datasets beside the checkout; skipped with the reason where it is absent."""
-    if not (SHARED / "MANIFEST.tsv").is_file():
-        pytest.skip(f"{SHARED} is absent: the upstream copies live beside the checkout, not in "
-                    "it")
-    return SHARED
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -164,31 +156,36 @@ def test_converted_text_reads_back_named_by_upstream_place(tmp_path):
     assert [(e.puzzle.name, e.comment) for e in entries] == [("tiny#1", ""), ("tiny#2", "label")]
 
 
-# --- the real upstream files --------------------------------------------------------------------
+# --- samples of the upstream files ---------------------------------------------------------------
 
-def test_catalogue_carries_every_manifest_pin(shared_raw):
-    with (shared_raw / "MANIFEST.tsv").open(newline="") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    for row in rows:
-        data = BY_NAME[row["name"]]
-        assert (data.url, data.sha256, data.size, data.licence, data.commit) == (
-            row["url"], row["sha256"], int(row["bytes"]), row["licence"], row["commit"])
-        assert data.puzzles == int(row["puzzles"])
+# The puzzles of each sample (tests/data/upstream), by data set: the first lines of the MIT and
+# BSD files, the project's own grids in the format of the others (tests/data/README.md).
+SAMPLED = {"royle17": 6, "top95": 10, "norvig_hardest": 11, "magictour_top1465": 5,
+           "forum_hardest_1106": 5, "forum_hardest_1905_11plus": 5, "serg_benchmark": 5,
+           "tdoku_test_puzzles": 43, "gecode_instances": 5, "gecode_9x9": 2, "gecode_16x16": 1,
+           "gecode_25x25": 2, "sudopedia_invalid": 7, "killer_niallsudoku_5503": 1}
 
 
-@pytest.mark.parametrize("data", [d for d in CATALOG if d.pinned], ids=lambda d: d.name)
-def test_converters_read_the_real_upstream_files(shared_raw, tmp_path, data):
-    raw = (shared_raw / "raw" / data.raw).read_bytes()
-    assert hashlib.sha256(raw).hexdigest() == data.sha256
+def test_every_upstream_format_has_a_sample():
+    pinned = {d.name: d for d in CATALOG if d.pinned}
+    assert set(SAMPLED) <= set(pinned)
+    assert {d.converter for d in pinned.values()} == {pinned[n].converter for n in SAMPLED}
+    unsampled = {d.raw for d in pinned.values()} - {pinned[n].raw for n in SAMPLED}
+    assert all(raw.startswith("killer_") for raw in unsampled)  # one killer shows the format
+
+
+@pytest.mark.parametrize("name", SAMPLED)
+def test_converters_read_the_upstream_samples(tmp_path, name):
+    data = BY_NAME[name]
+    raw = (UPSTREAM / data.raw).read_bytes()
     items = convert(raw.decode(), data.converter, data.side)
-    assert len(items) == data.puzzles
+    assert len(items) == SAMPLED[name]
     assert len({i.index for i in items}) == len(items)
-    sample = items if len(items) <= 2 * SAMPLE else items[:SAMPLE] + items[-SAMPLE:]
     path = tmp_path / f"{data.name}.txt"
-    path.write_text(to_text(sample, [data.name]))
+    path.write_text(to_text(items, [data.name]))
     entries = read_puzzles(path)
     bad = [e for e in entries if e.error is not None]
-    assert len(entries) == len(sample)
+    assert len(entries) == len(items)
     if data.name == "sudopedia_invalid":  # 3 of its 7 repeat a given: the reader refuses them
         assert [e.comment for e in bad] == ["box duplicate", "column duplicate", "row duplicate"]
     else:
@@ -405,9 +402,27 @@ def test_a_name_works_in_solve_and_rate(server, monkeypatch, capsys):
     assert "tiny#2" in capsys.readouterr().out
 
 
-def test_bench_on_top95_after_one_fetch(shared_raw, server, tmp_path, capsys):
-    """The first-use check: `bench --backends hybrid sat --puzzles top95` on a fresh cache."""
-    server.root = shared_raw / "raw"
+def test_a_shipped_set_installs_without_a_network(monkeypatch, tmp_path):
+    """norvig_hardest (the README's and the notebook's set) ships with the package: an empty
+    cache and a mirror that refuses every connection still give it; top95 does not ship."""
+    monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(datasets.MIRROR_ENV, "http://127.0.0.1:9")  # the discard port: refused
+    assert datasets.next_step("norvig_hardest") == (
+        "converting norvig_hardest from the copy shipped with sudoku-cp (no download)")
+    entries = read_puzzles(datasets.fetch("norvig_hardest"))
+    assert [e.puzzle.name for e in entries] == [f"norvig_hardest#{k}" for k in range(1, 12)]
+    assert datasets.next_step("top95").startswith("fetching top95 from http://127.0.0.1:9/")
+    with pytest.raises(datasets.DatasetError, match="cannot download top95"):
+        datasets.fetch("top95")
+
+
+def test_bench_on_top95_after_one_fetch(server, tmp_path, capsys, monkeypatch):
+    """The first-use check: `bench --backends hybrid sat --puzzles top95` on a fresh cache (the
+    entry pinned to the sample of its first 10 lines that the local server serves)."""
+    server.root = UPSTREAM
+    body = (UPSTREAM / "top95.txt").read_bytes()
+    monkeypatch.setitem(BY_NAME, "top95", dataclasses.replace(
+        BY_NAME["top95"], sha256=hashlib.sha256(body).hexdigest(), size=len(body), puzzles=10))
     backends = ["hybrid", "sat"] if "sat" in datasets_backends() else ["hybrid"]
     out = tmp_path / "r"
     code = main(["bench", "--backends", *backends, "--puzzles", "top95", "--out", str(out),

@@ -1,13 +1,14 @@
-"""The published killer sets of the catalogue: their pins against the manifest, the cage-list
-converter, downloads from a local HTTP server serving the shared upstream copies, and the
-converted puzzles: the rules the JSON reader gives the same files, one solution each."""
+"""The published killer sets of the catalogue: their pins against the upstream files shipped in
+tests/data/upstream, the cage-list converter, downloads from a local HTTP server serving those
+files, and the converted puzzles: the rules the JSON reader gives the same files, one solution
+each."""
 
 from __future__ import annotations
 
-import csv
+import hashlib
 
 import pytest
-from test_datasets import SHARED, server  # noqa: F401 - the fixture mirror() builds on
+from test_datasets import UPSTREAM, server  # noqa: F401 - the fixture mirror() builds on
 from test_variants import KILLERS, WIKIPEDIA_SOLUTION, killer_file
 
 from sudokucp import datasets
@@ -23,35 +24,21 @@ TWO_CAGES = '[{"result": 3, "indices": [[1, 1], [1, 2]]}, {"result": 7, "indices
 
 
 @pytest.fixture
-def shared_raw():
-    """../shared/datasets/raw beside the checkout; skipped with the reason where it is absent."""
-    if not (SHARED / "MANIFEST.tsv").is_file() or not (SHARED / "raw").is_dir():
-        pytest.skip(f"{SHARED} is absent: the upstream copies live beside the checkout, not in "
-                    "it")
-    return SHARED / "raw"
-
-
-@pytest.fixture
-def mirror(server, shared_raw):  # noqa: F811 - the fixture imported above
-    """test_datasets's local server (127.0.0.1; the cache in tmp_path) serving the shared
-    upstream copies as the catalogue's mirror."""
-    server.root = shared_raw
+def mirror(server):  # noqa: F811 - the fixture imported above
+    """test_datasets's local server (127.0.0.1; the cache in tmp_path) serving the upstream
+    files as the catalogue's mirror."""
+    server.root = UPSTREAM
     return server
 
 
-def test_the_catalogue_carries_every_killer_pin_of_the_manifest(shared_raw):
-    with (shared_raw.parent / "MANIFEST.tsv").open(newline="") as handle:
-        rows = [r for r in csv.DictReader(handle, delimiter="\t")
-                if r["name"].startswith("killer_")]
-    assert sorted(r["name"] for r in rows) == sorted(KILLERS)
-    for row in rows:
-        data = BY_NAME[row["name"]]
-        assert (data.repo, data.commit, data.path, data.url, data.sha256, data.size,
-                data.licence, data.puzzles, data.shape) == (
-            row["repo"], row["commit"], row["path"], row["url"], row["sha256"],
-            int(row["bytes"]), row["licence"], int(row["puzzles"]), row["shape"])
-        assert data.converter == "killer" and data.raw == f"{row['name']}.json"
-        assert (shared_raw / data.raw).is_file()
+def test_the_catalogue_pins_the_shipped_killer_files():
+    assert sorted(d.name for d in BY_NAME.values() if d.converter == "killer") == sorted(KILLERS)
+    for name in KILLERS:
+        data = BY_NAME[name]
+        body = (UPSTREAM / data.raw).read_bytes()
+        assert (hashlib.sha256(body).hexdigest(), len(body)) == (data.sha256, data.size)
+        assert data.raw == f"{name}.json" and data.puzzles == 1 and data.shape == "9x9"
+        assert data.url.endswith(data.path) and data.commit in data.url
 
 
 @pytest.mark.parametrize("name", KILLERS)

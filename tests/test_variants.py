@@ -28,7 +28,7 @@ from sudokucp.puzzle import Puzzle, PuzzleError, Shape, geometry
 from sudokucp.result import Status
 from sudokucp.rules import KINDS, Cage, Rules, connected, layout, window_cells
 
-RAW = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "raw"
+RAW = Path(__file__).resolve().parent / "data" / "upstream"  # the killers' upstream files
 KILLERS = ("killer_en_wikipedia", "killer_niallsudoku_5500", "killer_niallsudoku_5501",
            "killer_niallsudoku_5502", "killer_niallsudoku_5503", "killer_niallsudoku_6249",
            "killer_niallsudoku_6417")
@@ -46,11 +46,8 @@ FPUZZLES_X_GIVENS = ("..7....358.....9...2.67.........356.....1...3..2.8..4....1
 
 
 def killer_file(stem: str) -> Path:
-    """A published killer of the shared data sets; skipped with the reason where absent."""
-    path = RAW / f"{stem}.json"
-    if not path.is_file():
-        pytest.skip(f"{path} is absent: the shared data sets live beside the checkout")
-    return path
+    """A published killer's upstream file (tests/data/upstream)."""
+    return RAW / f"{stem}.json"
 
 
 # --- puzzles of every kind, drawn from a seed ----------------------------------------------------

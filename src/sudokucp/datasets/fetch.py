@@ -3,6 +3,8 @@
 The cache is the user's cache folder (platformdirs), or $SUDOKUCP_CACHE: `raw/` keeps the
 upstream bytes, `<name>.txt` the converted set and `<name>.txt.sha256` its SHA-256, recorded at
 conversion and checked on every use (an altered file is converted again from the upstream one).
+The few small sets the examples use ship with the package (`shipped/`, the upstream bytes on
+their pin): they install without a network.
 $SUDOKUCP_MIRROR, a base URL, replaces each pinned URL by MIRROR/<upstream file name> (a local
 copy of the upstream files; the tests use one).
 """
@@ -23,6 +25,7 @@ from sudokucp.datasets.convert import ConvertError, convert, to_text
 from sudokucp.io.files import NotWritable, atomic_write, writable_folder, write_error, write_text
 
 CACHE_ENV, MIRROR_ENV = "SUDOKUCP_CACHE", "SUDOKUCP_MIRROR"
+SHIPPED = Path(__file__).parent / "shipped"  # the upstream files of the sets the examples use
 EXTRA = "pip install 'sudoku-cp[datasets]'"
 SCHEMES = ("https", "http", "ftp")  # the URLs pooch downloads
 TIMEOUT = 30  # seconds without a byte before a download is given up
@@ -115,6 +118,8 @@ def next_step(name: str) -> str | None:
     writable_cache(data)
     if _raw_matches(data):
         return f"converting {name} from {raw_path(data)}, already downloaded (no download)"
+    if shipped(data) is not None:
+        return f"converting {name} from the copy shipped with sudoku-cp (no download)"
     return f"fetching {name} from {source_url(data)}" if data.pinned else None
 
 
@@ -126,9 +131,30 @@ def fetch(name: str, progress: bool = False) -> Path:
     if _checked(data) is not None:
         return target
     writable_cache(data)
-    if not _raw_matches(data):
+    if not _raw_matches(data) and not _install_shipped(data):
         _download(data, progress)
     return _convert(data, raw_path(data), target)
+
+
+def shipped(data: DataSet) -> Path | None:
+    """The set's upstream file shipped with the package (the few small sets the examples
+    use), when there is one on its pin."""
+    copy = SHIPPED / data.raw
+    return copy if data.pinned and copy.is_file() and sha256(copy) == data.sha256 else None
+
+
+def _install_shipped(data: DataSet) -> bool:
+    """Copy the shipped upstream file into the cache's raw/; whether there was one."""
+    copy = shipped(data)
+    if copy is None:
+        return False
+    raw = raw_path(data)
+    try:
+        atomic_write(raw, lambda tmp: shutil.copyfile(copy, tmp))
+    except OSError as err:
+        raise DatasetError(f"{write_error(err, raw)}; the data-set cache needs room, or set "
+                           f"{CACHE_ENV} to another folder") from None
+    return True
 
 
 def _raw_matches(data: DataSet) -> bool:
