@@ -197,3 +197,29 @@ def _runs(pid: str, path: str) -> bool:
         return path.encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
+
+
+def test_the_command_backend_keeps_only_what_an_answer_needs(monkeypatch):
+    from sudokucp.backends.command import process
+
+    kept = process.Kept("c")
+    for k in range(3 * process.COMMENTS_KEPT):
+        kept.add(f"c line {k}\n".encode())
+    kept.add(b"s SATISFIABLE\nv 1 -2 0")
+    lines = kept.text().splitlines()
+    assert lines[:2] == ["s SATISFIABLE", "v 1 -2 0"]
+    last = 3 * process.COMMENTS_KEPT - 1
+    assert len(lines) == 2 + process.COMMENTS_KEPT and lines[-1] == f"c line {last}"
+    monkeypatch.setattr(process, "OUT_KEPT", 1000)
+    with pytest.raises(process.TooMuchOutput):
+        process.Kept(None).add(b"x" * 2000)
+    with pytest.raises(process.TooMuchOutput):
+        process.Kept("c").add(b"v 1\n" * 300)
+
+
+def test_the_command_backend_streams_a_flood_of_comments(tmp_path):
+    flood = tmp_path / "flood.py"
+    flood.write_text(f"import sys\nfor k in range(200000):\n    print('# progress', k)\n"
+                     f"print({SOLVED!r})\n")
+    result = from_spec(f"command:run={sys.executable} {flood}").solve(Puzzle.parse(EASY))
+    assert result.status is Status.SOLVED and result.solution == tuple(map(int, SOLVED))

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import shlex
 import signal
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from sudokucp.cli.common import (
@@ -24,6 +23,7 @@ from sudokucp.cli.common import (
     repeat_arg,
     require_cpu_limit,
     seconds_arg,
+    stopped_by_signals,
     whole_arg,
 )
 from sudokucp.cli.report import add_scatter, scatter_pairs
@@ -137,25 +137,6 @@ def _statuses(text: str) -> frozenset[Status]:
     return frozenset(found)
 
 
-@contextlib.contextmanager
-def _stopped_by_signals() -> Iterator[list[int]]:
-    """While the block runs, SIGINT and SIGTERM raise KeyboardInterrupt (once: a second signal
-    does not cut the clean-up short); yields the list of signals received."""
-    received: list[int] = []
-
-    def stop(signum: int, frame: object) -> None:
-        received.append(signum)
-        if len(received) == 1:
-            raise KeyboardInterrupt
-
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield received
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-
 def _stopped(received: list[int]) -> int:
     """Say which signal stopped the bench; exit status 128 + its number (130, 143)."""
     signum = received[0] if received else signal.SIGINT
@@ -235,7 +216,7 @@ def run_bench(args: argparse.Namespace) -> int:
                          measure=args.measure, cpu_limit=args.cpu_limit, pin=args.pin,
                          overwrite=args.overwrite)
     progress: list[Progress] = []
-    with _stopped_by_signals() as received:
+    with stopped_by_signals() as received:
         try:
             outcome = bench_and_report(config, on_row=lambda row: progress[0](row),
                                        on_plan=lambda total: progress.append(Progress(total)),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from itertools import chain
@@ -43,6 +45,36 @@ def end_quietly() -> int:
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
     return EXIT_OK
+
+
+@contextlib.contextmanager
+def stopped_by_signals() -> Iterator[list[int]]:
+    """While the block runs, SIGINT, SIGTERM and SIGHUP raise KeyboardInterrupt (once: a second
+    signal does not cut the clean-up short, which ends every process a run started); yields the
+    list of signals received."""
+    received: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        received.append(signum)
+        if len(received) == 1:
+            raise KeyboardInterrupt
+
+    wanted = (signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP")
+                                                 else []))
+    previous = {sig: signal.signal(sig, stop) for sig in wanted}
+    try:
+        yield received
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def signal_exit(received: list[int], what: str = "") -> int:
+    """Say which signal stopped the command (and `what` of its work is kept); exit status 128 +
+    its number (130, 143, 129)."""
+    signum = received[0] if received else signal.SIGINT
+    fail(f"interrupted by {signal.Signals(signum).name}{what}")
+    return 128 + signum
 
 
 def fail(message: str) -> None:

@@ -35,6 +35,8 @@ from sudokucp.cli.common import (
     require_cpu_limit,
     seconds_arg,
     shape_arg,
+    signal_exit,
+    stopped_by_signals,
     terminal_columns,
     whole_arg,
     with_many,
@@ -229,11 +231,15 @@ def _solve_here(backend: Backend, timeout: float | None, puzzle: Puzzle, limit: 
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    """Solve every grid, printing each solution as it is found; a closed output ends quietly."""
-    try:
-        return _solve_all(args)
-    except (OutputClosed, BrokenPipeError):
-        return end_quietly()
+    """Solve every grid, printing each solution as it is found; a closed output ends quietly,
+    a signal (SIGINT, SIGTERM, SIGHUP) ends every process the run started, then the command."""
+    with stopped_by_signals() as received:
+        try:
+            return _solve_all(args)
+        except (OutputClosed, BrokenPipeError):
+            return end_quietly()
+        except KeyboardInterrupt:
+            return signal_exit(received)
 
 
 def _solve_all(args: argparse.Namespace) -> int:

@@ -21,6 +21,7 @@ from typing import IO
 
 from sudokucp.executors import cputime
 from sudokucp.executors.base import Executor, Outcome, Task, from_json, to_json
+from sudokucp.processes import kill_tree
 from sudokucp.puzzle import Shape
 from sudokucp.result import Result, Status
 
@@ -96,7 +97,11 @@ class Worker:
         return limit is not None and self.started is not None and self.cpu() > limit
 
     def discard(self) -> int:
-        """SIGKILL the whole group, reap the worker, close its files, return its exit code."""
+        """SIGKILL the worker and everything below it (the programs it runs, in groups and
+        sessions of their own, stopped first so that none escapes), reap it, close its files,
+        return its exit code."""
+        if self.proc.returncode is None:
+            kill_tree([self.proc.pid])
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         if self.proc.returncode is None:

@@ -3,14 +3,13 @@
 Replies carry `used`, the worker's CPU seconds so far (children included), and results carry
 `rss_mb`, its peak resident memory.
 
-It stops at end of input and dies with its parent (the kernel's parent-death signal, on Linux).
+It stops at end of input and dies with its parent (the kernel's parent-death signal, on Linux);
+it is the subreaper of the programs its runs start (sudokucp.processes).
 """
 
 from __future__ import annotations
 
 import argparse
-import ctypes
-import ctypes.util
 import json
 import os
 import resource
@@ -20,13 +19,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
-from sudokucp import calibration
+from sudokucp import calibration, processes
 from sudokucp.clock import cpu_seconds
 from sudokucp.executors.base import Task, from_json, to_json
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result, Status
-
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def run_task(task: Task, backends: dict[str, Any] | None = None,
@@ -111,9 +108,7 @@ def limit_memory(megabytes: int) -> None:
 def die_with_parent(parent: int) -> None:
     """Ask the kernel for a SIGKILL when the parent dies (Linux; elsewhere end of input is the
     only watch), and exit at once if it is already gone."""
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    processes.die_with_parent()
     if os.getppid() != parent:  # it died before the request took effect
         os._exit(1)
 
@@ -127,6 +122,7 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when a worker stops
     if args.parent:
         die_with_parent(args.parent)
+    processes.become_subreaper()  # what a program leaves comes back here, to be killed
     if args.memory:
         limit_memory(args.memory)
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")

@@ -58,6 +58,7 @@ FILES = {"{file}": "puzzle.txt", "{cnf}": "puzzle.cnf", "{opb}": "puzzle.opb",
          "{xcsp3}": "puzzle.xml", "{mzn}": "puzzle.mzn", "{dzn}": "puzzle.dzn",
          "{fzn}": "puzzle.fzn", "{out}": "answer.txt"}
 OUT = "{out}"
+COMMENTS = {GRID: "#", "dimacs": "c", "opb": "c", "xcsp3": "c"}  # lines kept only at the end
 WORDS = {"UNSAT": True, "UNSATISFIABLE": True, "UNKNOWN": False}  # word -> complete
 NORMAL_EXITS = (0, 10, 20)  # success, and the SAT competition's SAT and UNSAT
 SUMMED = ("conflicts", "decisions", "propagations", "restarts", "nodes", "failures",
@@ -120,7 +121,7 @@ class Command(Backend):
         text = WRITERS[self.options["input"]](puzzle.shape, puzzle.cells) + "\n"
         with TemporaryDirectory(prefix="sudokucp-") as folder:
             argv, stdin = self._grid_arguments(text, Path(folder))
-            ran = run(argv, stdin, deadline)
+            ran = run(argv, stdin, deadline, COMMENTS[GRID])
         stats = {"exit_code": float(ran.code), "cpu_s": ran.cpu}
         if ran.timed_out:
             return [], False, {**stats, TIMED_OUT: 1}
@@ -181,7 +182,7 @@ class Command(Backend):
             finally:
                 stats["encode_s"] += time.perf_counter() - start
             argv = [_filled(arg, folder) for arg in self.argv] + extra
-            ran = run(argv, None, deadline)
+            ran = run(argv, None, deadline, COMMENTS.get(self.format))
             answer_file = folder / FILES[OUT]
             output = answer_file.read_text(errors="replace") if (
                 any(OUT in arg for arg in self.argv) and answer_file.is_file()) else ran.out

@@ -1,22 +1,35 @@
 """One run of an external program: its own process group, killed whole at the deadline, dead
-with the worker that started it; its output, exit status and the CPU time it took."""
+with the worker that started it, and whatever it left running (even in a session of its own)
+killed when it ends, this process being their subreaper (sudokucp.processes); its output read
+as it comes, keeping what an answer needs (comment lines only at the end), its exit status and
+the CPU time it took."""
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import os
 import resource
+import select
 import signal
 import subprocess
-import sys
+import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass
 
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
+from sudokucp.processes import become_subreaper, children, die_with_parent, end_orphans, kill_tree
+
 REAP = 5.0  # seconds to wait for the pipes of a killed program to close
+POLL = 0.05  # seconds between two looks at a running program where there is no pidfd
 TAIL = 300  # characters of standard error quoted in an error
+ERR_KEPT = 1 << 16  # bytes of standard error kept (its end)
+OUT_KEPT = 1 << 28  # bytes of standard output kept, comment lines apart: past it, an error
+COMMENTS_KEPT = 1000  # comment lines kept, the last ones (a solver's statistics come last)
+CHUNK = 1 << 16
+
+
+class TooMuchOutput(RuntimeError):
+    """A program printed more than an answer can hold."""
 
 
 @dataclass(frozen=True)
@@ -31,55 +44,159 @@ class Ran:
     cpu: float
 
 
-def run(argv: list[str], stdin: str | None, deadline: float | None) -> Ran:
-    """Run the program to its end or the deadline."""
+class Kept:
+    """Standard output as it streams in: every line kept but comment lines (those opening with
+    `comment`), of which only the last COMMENTS_KEPT stay; more than OUT_KEPT bytes is an error."""
+
+    def __init__(self, comment: str | None) -> None:
+        self.comment = comment.encode() if comment else None
+        self.lines: list[bytes] = []
+        self.comments: deque[bytes] = deque(maxlen=COMMENTS_KEPT)
+        self.size, self.partial = 0, b""
+
+    def add(self, data: bytes) -> None:
+        *whole, self.partial = (self.partial + data).split(b"\n")
+        for line in whole:
+            self._line(line)
+        if len(self.partial) > OUT_KEPT:
+            self._line(self.partial)
+            self.partial = b""
+
+    def _line(self, line: bytes) -> None:
+        if self.comment is not None and line.startswith(self.comment):
+            self.comments.append(line)
+            return
+        self.size += len(line) + 1
+        if self.size > OUT_KEPT:
+            raise TooMuchOutput(f"the program printed more than {OUT_KEPT >> 20} MB of "
+                                f"output besides comment lines")
+        self.lines.append(line)
+
+    def text(self) -> str:
+        """What was kept: the lines in order, then the last comment lines."""
+        lines = [*self.lines, *([self.partial] if self.partial else []), *self.comments]
+        return b"\n".join(lines).decode(errors="replace").replace("\r\n", "\n")
+
+
+class Tail:
+    """The last ERR_KEPT bytes of a stream."""
+
+    def __init__(self) -> None:
+        self.data = b""
+
+    def add(self, data: bytes) -> None:
+        self.data = (self.data + data)[-ERR_KEPT:]
+
+    def text(self) -> str:
+        return self.data.decode(errors="replace")
+
+
+def run(argv: list[str], stdin: str | None, deadline: float | None,
+        comment: str | None = None) -> Ran:
+    """Run the program to its end or the deadline; lines of its output that open with
+    `comment` are kept only at the end (COMMENTS_KEPT of them)."""
     before = children_cpu()
-    out, err, code, timed_out = _run(argv, stdin, deadline)
+    out, err, code, timed_out = _run(argv, stdin, deadline, comment)
     return Ran(out, err, code, timed_out, children_cpu() - before)
 
 
-def _run(argv: list[str], stdin: str | None, deadline: float | None
+def _run(argv: list[str], stdin: str | None, deadline: float | None, comment: str | None
          ) -> tuple[str, str, int, bool]:
+    become_subreaper()
+    known = children()
+    out, err = Kept(comment), Tail()
+    with tempfile.TemporaryFile() as feed:
+        if stdin is not None:
+            feed.write(stdin.encode())
+            feed.seek(0)
+        try:
+            proc = subprocess.Popen(argv, stdin=feed if stdin is not None else
+                                    subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, preexec_fn=_own_group)
+        except OSError as err:
+            raise RuntimeError(f"cannot run {argv[0]!r}: {err.strerror or err}") from None
     try:
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin is not None
-                                else subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, errors="replace",
-                                preexec_fn=_own_group)
-    except OSError as err:
-        raise RuntimeError(f"cannot run {argv[0]!r}: {err.strerror or err}") from None
-    timeout = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
-    try:
-        out, err = proc.communicate(stdin, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        return "", "", -signal.SIGKILL, True
+        ended = _read(proc, deadline, {proc.stdout.fileno(): out, proc.stderr.fileno(): err})
     except BaseException:
-        _kill(proc)
+        _end(proc, known, None)
         raise
-    with contextlib.suppress(ProcessLookupError):  # what it left running in its group
-        os.killpg(proc.pid, signal.SIGKILL)
-    return out, err, proc.returncode, False
+    _end(proc, known, (out, err) if ended else None)
+    if not ended:
+        return "", "", -signal.SIGKILL, True
+    return out.text(), err.text(), proc.returncode, False
 
 
 def _own_group() -> None:
     """In the child: a process group of its own (killed whole at the deadline), and death with
     the worker that started it (Linux's parent-death signal)."""
     os.setpgid(0, 0)
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    die_with_parent()
 
 
-def _kill(proc: subprocess.Popen) -> None:
-    """SIGKILL the program's whole process group, then reap it."""
+def _read(proc: subprocess.Popen, deadline: float | None, sinks: dict) -> bool:
+    """Read the program's pipes into their sinks until it exits (True) or the deadline passes
+    (False); a descendant that holds the pipes open is no reason to wait."""
+    exited = _pidfd(proc.pid)
+    try:
+        while proc.poll() is None:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                return False
+            wait = POLL if exited is None else left
+            if wait is not None and left is not None:
+                wait = min(wait, left)
+            watched = [*sinks, *([] if exited is None else [exited])]
+            ready, _, _ = select.select(watched, [], [], wait)
+            for fd in ready:
+                if fd in sinks and not _take(fd, sinks):
+                    del sinks[fd]
+        return True
+    finally:
+        if exited is not None:
+            os.close(exited)
+
+
+def _take(fd: int, sinks: dict) -> bool:
+    """Read what a pipe holds now into its sink; False at its end."""
+    data = os.read(fd, CHUNK)
+    if data:
+        sinks[fd].add(data)
+    return bool(data)
+
+
+def _pidfd(pid: int) -> int | None:
+    """A descriptor that becomes readable when `pid` exits (Linux 5.3 on), or None."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+def _end(proc: subprocess.Popen, known: set[int], sinks: tuple | None) -> None:
+    """Kill what the program left (its group, the orphans that came back to this process, all
+    below them) or the program itself when it still runs, reap it, then read its pipes to their
+    end into `sinks` (out, err) when given."""
+    if proc.poll() is None:
+        kill_tree([proc.pid])
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    try:
-        proc.communicate(timeout=REAP)
-    except subprocess.TimeoutExpired:  # a descendant that left the group holds the pipes
-        for pipe in (proc.stdout, proc.stderr):
-            pipe.close()
-        proc.wait()
+    proc.wait()
+    end_orphans(known)
+    pipes = [proc.stdout, proc.stderr]
+    if sinks is not None:
+        _drain(dict(zip((p.fileno() for p in pipes), sinks)))
+    for pipe in pipes:
+        pipe.close()
+
+
+def _drain(sinks: dict) -> None:
+    """Read the pipes to their end, REAP seconds at most (a process that escaped the kill)."""
+    stop = time.perf_counter() + REAP
+    while sinks and time.perf_counter() < stop:
+        ready, _, _ = select.select(list(sinks), [], [], max(stop - time.perf_counter(), 0))
+        for fd in ready:
+            if not _take(fd, sinks):
+                del sinks[fd]
 
 
 def children_cpu() -> float:
