@@ -124,6 +124,8 @@ def _differs(frame: pd.DataFrame) -> pd.Series:
     """Per row, whether its known values are not all the same (`nunique(axis=1) > 1`, without
     a Python call per row)."""
     values, known = frame.to_numpy(dtype=object), frame.notna().to_numpy()
+    if values.size == 0:
+        return pd.Series(False, index=frame.index)
     first = values[np.arange(len(values)), known.argmax(axis=1)]
     return pd.Series(((values != first[:, None]) & known).any(axis=1), index=frame.index)
 
