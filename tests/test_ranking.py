@@ -216,3 +216,12 @@ def test_with_wall_times_every_ratio_carries_the_warning():
     noise = noise_marks({"measure": "wall", "warnings": ["the load average reached 5"]})
     assert "wall times on a busy machine" in headline_text(ranked["set"], noise).split(" · ")[1]
     assert noise_marks({"measure": "wall", "warnings": []}) is None
+
+
+def test_backends_tied_with_the_best_come_right_after_it_so_ranks_never_go_down():
+    # b is 1.2x slower on every puzzle; c is 1.34x by the geometric mean but all over the place
+    found = rankings(_puzzles(_rows({"a": 1.0, "b": 1.2, "c": [0.6, 3.0] * 4})))["set"]
+    assert [(p.backend, p.rank, p.tied) for p in found] == [("a", 1, False), ("c", 1, True),
+                                                             ("b", 3, False)]
+    assert found[2].above is not None and found[2].above.a == "c"
+    assert found[1].ratio > found[2].ratio  # the point estimate alone would put b first

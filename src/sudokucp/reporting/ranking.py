@@ -118,27 +118,27 @@ def backend_order(puzzles: pd.DataFrame) -> list[str]:
 def places(lines: pd.DataFrame, known: Mapping[tuple[str, str], Paired] | None = None
            ) -> list[Place]:
     """The backends of one class in ranking order, with their ratios to the best and to the one
-    above them (taken from `known` where it holds them)."""
+    above them (taken from `known` where it holds them). Those tied with the best come right
+    after it, so that the ranks never go down the list."""
     known = known or {}
     times, counts = _times(lines)
     order = _order(times, counts)
     if not order:
         return []
     best = order[0]
+    versus = {b: known.get((best, b)) or _pair(times, best, b) for b in order[1:]}
+    tied = {b: bool(counts[b] == counts[best] and (p.n == 0 or p.low <= 1 <= p.high))
+            for b, p in versus.items()}
+    rest = sorted(order[1:], key=lambda b: (-counts[b], not tied[b], order.index(b)))
     runs = lines.groupby("backend")["hash"].nunique()
-    found: list[Place] = []
-    for i, backend in enumerate(order):
-        solved, ran = int(counts[backend]), int(runs[backend])
-        if i == 0:
-            found.append(Place(best, 1, solved, ran, 1.0, 1.0, 1.0, solved, math.nan, False,
-                               True))
-            continue
-        p = known.get((best, backend)) or _pair(times, best, backend)
-        tied = bool(solved == counts[best] and (p.n == 0 or p.low <= 1 <= p.high))
-        above = p if i == 1 else (known.get((order[i - 1], backend))
-                                  or _pair(times, order[i - 1], backend))
-        found.append(Place(backend, 1 if tied else i + 1, solved, ran, p.ratio, p.low, p.high,
-                           p.n, p.p_value, tied, False, above, p.verdict))
+    found = [Place(best, 1, int(counts[best]), int(runs[best]), 1.0, 1.0, 1.0,
+                   int(counts[best]), math.nan, False, True)]
+    for i, backend in enumerate(rest, start=1):
+        p, up = versus[backend], found[-1].backend
+        above = p if up == best else known.get((up, backend)) or _pair(times, up, backend)
+        found.append(Place(backend, 1 if tied[backend] else i + 1, int(counts[backend]),
+                           int(runs[backend]), p.ratio, p.low, p.high, p.n, p.p_value,
+                           tied[backend], False, above, p.verdict))
     return found
 
 
