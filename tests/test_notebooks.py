@@ -18,7 +18,6 @@ from fake_backends import PID_DIR, Stubborn
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-SHARED_RAW = ROOT.parent / "shared" / "datasets" / "raw"
 NAMED_SET = "norvig_hardest"  # the set of the comparing notebook
 STORED = sorted(NOTEBOOKS.glob("*.ipynb"))
 ENGLISH = [p.name for p in STORED if not p.name.endswith(".fr.ipynb")]
@@ -117,22 +116,13 @@ def errors_in(notebook) -> list[str]:
 
 @pytest.fixture
 def named_set(tmp_path, monkeypatch):
-    """The comparing notebook's set, installed in a cache of its own from ../shared when there,
-    else taken from the user's cache; a skip when neither has it (no download in the tests)."""
+    """An empty data-set cache and no network (a mirror that refuses): the comparing notebook's
+    set installs from the copy shipped with the package."""
     from sudokucp import datasets
 
-    raw = SHARED_RAW / f"{NAMED_SET}.txt"
-    if raw.is_file():
-        monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path / "cache"))
-        datasets.add(NAMED_SET, raw)
-        return
-    try:
-        cached = datasets.cached(NAMED_SET)
-    except datasets.DatasetError:
-        cached = None
-    if cached is None:
-        pytest.skip(f"{NAMED_SET} is not in the data-set cache and {SHARED_RAW} is absent: the "
-                    f"notebook would download it (`sudoku-cp datasets fetch {NAMED_SET}`)")
+    monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(datasets.MIRROR_ENV, "http://127.0.0.1:9")  # the discard port: refused
+    assert datasets.cached(NAMED_SET) is None
 
 
 @pytest.mark.slow
