@@ -39,6 +39,7 @@ from sudokucp.runplan import (
     Contender,
     Dataset,
     calibrated,
+    key_seed,
     load_dataset,
     plan,
     resolve,
@@ -246,11 +247,22 @@ def _resume(log: ResultLog, config: BenchConfig,
     check_settings(log, old, {"--limit": config.limit, "--timeout": config.timeout,
                               "--memory": config.memory_mb, "--cpu-limit": config.cpu_limit},
                    {c.label: c.version for c in contenders})
+    _same_seed(log, old, shuffle_seed(config.seed, config.repeat * (config.isomorphs + 1)))
     walls = sum(1 for row in old if row.cpu is None)
     if walls and config.measure == "cpu":
         notes.append(f"{log.path}: {walls} runs logged before CPU time was measured keep their "
                      f"wall time in the tables")
     return [measured(row, config.measure) for row in old], notes
+
+
+def _same_seed(log: ResultLog, old: Sequence[Row], seed: int | None) -> None:
+    """Refuse to resume with another seed than the logged isomorphs were drawn with: two sets
+    of forms would stand side by side as one."""
+    drawn = sorted({s for row in old if (s := key_seed(row.key)) is not None})
+    if drawn and drawn != [seed or 0]:
+        raise BenchError(f"{log.path}: --resume with --seed {seed or 0}, but the isomorphs there "
+                         f"were drawn with --seed {', '.join(map(str, drawn))}: use that seed, "
+                         f"leave out --resume to start over, or choose another --out")
 
 
 def pending(tasks: Sequence[Task], old: Sequence[Row], retry: frozenset[Status]) -> list[Task]:

@@ -97,6 +97,12 @@ def run_key(label: str, digest: str, limit: int, repeat: int = 0, form: int = 0,
     return f"{key}~{form}@{seed}" if form else key
 
 
+def key_seed(key: str) -> int | None:
+    """The seed an isomorph's run key names (run_key), or None for a puzzle as given."""
+    form, _, seed = key.rpartition("~")[2].partition("@")
+    return int(seed) if "~" in key and form.isdigit() and seed.lstrip("-").isdigit() else None
+
+
 def plan(contenders: Sequence[Contender], datasets: Sequence[Dataset], *, limit: int = 1,
          timeout: float | None = None, memory_mb: int | None = None,
          seed: int | None = None, repeat: int = 1, cpu_limit: float | None = None,
