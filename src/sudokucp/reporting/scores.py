@@ -58,19 +58,20 @@ def scores_frame(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def _best_per_puzzle(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per puzzle hash: the least PAR-2 time, the backend that had it (when solved) and how many
-    backends solved it."""
+    """Per puzzle hash: the least PAR-2 time, the backend that had it (when solved) and the one
+    backend that solved it (when only one did)."""
     order = frame.sort_values(["hash", "par2", "backend"], kind="stable", na_position="last")
     first = order.groupby("hash", sort=False).head(1).set_index("hash")
-    solvers = frame[frame["ok"]].groupby("hash")["backend"].agg(list)
+    solvers = frame[frame["ok"]].groupby("hash")["backend"].agg(["size", "first"])
+    sole = solvers["first"].where(solvers["size"] == 1)  # cythonised: no list per puzzle
     return pd.DataFrame({"par2": first["par2"], "ok": first["ok"],
                          "fastest": first["backend"].where(first["ok"]),
-                         "solvers": solvers.reindex(first.index)})
+                         "sole": sole.reindex(first.index)})
 
 
 def _score(backend: str, group: pd.DataFrame, best: pd.DataFrame) -> dict[str, Any]:
     mine = best.loc[group["hash"].unique()]
-    only = mine["solvers"].map(lambda s: isinstance(s, list) and s == [backend])
+    only = mine["sole"] == backend
     return {"backend": backend, "puzzles": group["hash"].nunique(),
             "solved": int(group["ok"].sum()), **_unsolved_counts(group),
             "par2_ms": _mean(group["par2"]) * 1000,
