@@ -250,3 +250,51 @@ def test_canon_writes_grids_on_request(tmp_path: Path, capsys: pytest.CaptureFix
     grids = capsys.readouterr().out.strip().split("\n\n")
     shape = SHAPES["4x4"]
     assert [Puzzle.parse(g, shape=shape).to_line() for g in grids] == lines
+
+
+# --- a search that would take hours stops at its timeout ------------------------------------
+
+# generate --shape 25x25 --givens 375 --seed 3: a minlex search of hours
+HARD_25 = (".N...A.......1IJ7O.G4.B.9OM...8N9C1B.DG.K.F..5..2..B1.F2G6.35..4...C9..8.P..H45EBFIJK"
+           "L....MD86P.OA1...A..L74H.9.FN.2B..5CDME..1.CB.....72GIDA.EK.358.OGFDMI7..K8EN.OBH..12"
+           ".49.A.K3A9E2B..P..FJG.I..1ML.H245E.N...C1H.L3...M7.JI6..8..OI1.59.M4A..N.L.BG2..E.2N."
+           "6.1F.J..BA.KLPM7I.536.......AN..1..D..B.M2FK.....8.J2M..5LHO..6.F9C14NIG...5B.3..CK.F"
+           "79..N8H.A.K5.F.4.E7D23...ICG81OLJB64A8...5CN.I62.79.DF.GPO..3..6.DOP97.1N5HL.A..K...."
+           "F.PI..K.1G.B.386M2..AEDJ.5.NODF4..JA9EMG.PK...76..1...KM6A.2.L..45G7O3.F.9.7I..HG.ND4"
+           "OFJ.1..9A.6K58B.D.G1J....3.A.9BH4C.IN7O....2...FLAHK..583.D.E1..48.OL593.6BM4...1F..."
+           ".APH.AJK.61C..P...2..O5.ID...F")
+
+
+def test_canon_on_25x25_stops_at_its_timeout_with_a_clear_message(tmp_path, capsys):
+    """The deadline is checked inside the compiled search (and the Python one): a timeout that
+    has passed at once stops it at its first look at the clock, whatever the machine."""
+    hard = Puzzle.parse(HARD_25)
+    with pytest.raises(isomorph.TooLong, match=r"no canonical form of this 25x25 grid within "
+                                               r"1e-06 s"):
+        isomorph.canonical(hard, timeout=1e-6)
+    path = tmp_path / "mixed.txt"
+    path.write_text(f"1...\n..2.\n.3..\n...4\n\n{HARD_25}\n.2..\n....\n....\n...1\n")
+    assert main(["canon", str(path), "--timeout", "1e-6"]) == 2
+    out, err = capsys.readouterr()
+    assert len(out.split()) == 2  # the two 4x4 grids, each its form
+    assert err.splitlines() == [f"sudoku-cp: {path}: line 6: no canonical form of this 25x25 grid "
+                                f"within 1e-06 s: the minlex search tries every order of the rows "
+                                f"and columns that tie, which on a large grid with many blanks "
+                                f"can take hours"]
+
+
+def test_the_python_search_stops_at_its_timeout_too(monkeypatch):
+    monkeypatch.setattr(isomorph, "_kernel", lambda: None)
+    with pytest.raises(isomorph.TooLong):
+        isomorph.canonical(Puzzle.parse(HARD_25), timeout=1e-6)
+
+
+def test_canon_shows_its_progress_on_a_long_file(tmp_path, capsys, monkeypatch):
+    from sudokucp.cli import canon
+
+    monkeypatch.setattr(canon, "EVERY", 0.0)  # a line before every puzzle
+    path = tmp_path / "three.txt"
+    path.write_text("1...\n..2.\n.3..\n...4\n\n.2..\n....\n....\n...1\n")
+    assert main(["canon", str(path)]) == 0
+    assert capsys.readouterr().err.splitlines() == ["canon: 0 puzzles read, 0 classes",
+                                                    "canon: 1 puzzles read, 1 classes"]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import time
 
 from sudokucp.cli.common import (
     EXIT_OK,
@@ -11,8 +13,12 @@ from sudokucp.cli.common import (
     end_quietly,
     fail,
     read_entries,
+    seconds_arg,
     shape_arg,
 )
+
+TIMEOUT = 10.0  # seconds for one grid's form: 9x9 to 16x16 take milliseconds, some 25x25 hours
+EVERY = 10.0  # seconds between two progress lines on standard error
 
 
 def add_canon(sub: argparse._SubParsersAction) -> None:
@@ -22,7 +28,10 @@ def add_canon(sub: argparse._SubParsersAction) -> None:
                                    "bands, rows, stacks and columns reordered, transposed when "
                                    "the boxes are square), digits numbered in order of first "
                                    "appearance, blanks smallest. Two puzzles are isomorphic when "
-                                   "their forms are equal. Exit status 2 on unreadable entries.")
+                                   "their forms are equal. A grid whose form is not found "
+                                   "within --timeout is named on standard error and left out; "
+                                   "a long file shows its progress there every ten seconds. "
+                                   "Exit status 2 on unreadable entries or a grid left out.")
     p.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input")
     p.add_argument("--dedupe", action="store_true",
                    help="instead, print the first puzzle of each class as it is in FILE, then "
@@ -31,6 +40,8 @@ def add_canon(sub: argparse._SubParsersAction) -> None:
                    help="how each form or puzzle is written: line (default, one per line), "
                         "grid or numeric (a blank line after each)")
     p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous")
+    p.add_argument("--timeout", type=seconds_arg, default=TIMEOUT, metavar="S",
+                   help="seconds the search for one grid's form may take (wall clock)")
     p.set_defaults(handler=run_canon)
 
 
@@ -46,16 +57,22 @@ def run_canon(args: argparse.Namespace) -> int:
 
     bad, code = BadEntries(args.file), EXIT_OK
     classes: dict[tuple[int, ...], tuple[Puzzle, int]] = {}
+    read, shown = 0, time.monotonic()
     try:
         for entry in read_entries(args.file, args.shape):
+            read += 1
+            if time.monotonic() - shown >= EVERY:
+                print(f"canon: {read - 1} puzzles read, {len(classes)} classes", file=sys.stderr,
+                      flush=True)
+                shown = time.monotonic()
             if entry.puzzle is None:
                 bad.report(entry)
                 code = EXIT_USAGE
                 continue
             try:
-                form = canonical(entry.puzzle)
-            except ValueError as err:  # a variant
-                fail(f"{args.file}: {err}")
+                form = canonical(entry.puzzle, timeout=args.timeout)
+            except ValueError as err:  # a variant, or a search past --timeout
+                fail(f"{args.file}: line {entry.line}: {err}")
                 code = EXIT_USAGE
                 continue
             if not args.dedupe:

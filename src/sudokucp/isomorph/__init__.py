@@ -1,12 +1,14 @@
 """The symmetry group of a shape: transforms, random isomorphs and minlex canonical forms.
 
 A shape's group: digit relabelling, band order and rows within bands, stack order and columns
-within stacks, and transposition when the boxes are square (r == c).
+within stacks, and transposition when the boxes are square (r == c). A canonical form's search
+may take a `timeout` (seconds): past it, TooLong.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -15,11 +17,16 @@ from math import factorial
 from types import ModuleType
 from typing import Any
 
+from sudokucp.clock import expired
 from sudokucp.puzzle import Grid, Puzzle, Shape
 
 Perm = tuple[int, ...]
 State = tuple[int, Perm, Perm, list[int]]  # grid, rows so far, columns, labels
 Start = tuple[int, int, Perm]  # grid, first row, column order
+
+
+class TooLong(ValueError):
+    """A canonical form not found within the time it was given."""
 
 
 @dataclass(frozen=True)
@@ -201,11 +208,13 @@ def _first_row_pattern(row: Sequence[int], shape: Shape) -> tuple[int, ...] | No
     return normalise([v * (j + 1) for j, v in enumerate(pattern)])
 
 
-def _first_row_orders(row: Sequence[int], shape: Shape) -> list[Perm]:
-    """Every column order giving the first row its smallest normalised form."""
+def _first_row_orders(row: Sequence[int], shape: Shape,
+                      deadline: float | None = None) -> list[Perm]:
+    """Every column order giving the first row its smallest normalised form; TooLong past the
+    deadline."""
     r, c = shape.box_rows, shape.box_cols
     if _first_row_pattern(row, shape) is None:  # repeated digits: try every order
-        orders = [t.cols for t in _column_transforms(shape)]
+        orders = [_checked(t.cols, k, deadline) for k, t in enumerate(_column_transforms(shape))]
         best = min(normalise([row[j] for j in p]) for p in orders)
         return [p for p in orders if normalise([row[j] for j in p]) == best]
     parts = []
@@ -219,8 +228,16 @@ def _first_row_orders(row: Sequence[int], shape: Shape) -> list[Perm]:
             continue
         inner = [product(permutations(parts[s][0]), permutations(parts[s][1])) for s in stacks]
         for chosen in product(*inner):
-            orders.append(tuple(j for blanks, givens in chosen for j in (*blanks, *givens)))
+            orders.append(_checked(tuple(j for blanks, givens in chosen
+                                         for j in (*blanks, *givens)), len(orders), deadline))
     return orders
+
+
+def _checked(item: Perm, count: int, deadline: float | None) -> Perm:
+    """`item`; TooLong when, at every 4096th, the deadline has passed."""
+    if count % 4096 == 4095 and expired(deadline):
+        raise TooLong
+    return item
 
 
 def _column_transforms(shape: Shape) -> Iterator[Transform]:
@@ -231,18 +248,28 @@ def _column_transforms(shape: Shape) -> Iterator[Transform]:
         yield Transform(shape, tuple(range(1, shape.side + 1)), *rows, stacks, stack_cols)
 
 
-def canonical(puzzle: Puzzle | Sequence[int], shape: Shape | None = None) -> Grid:
-    """The minlex form: the smallest normalised cell sequence over the shape's whole group."""
-    return canonical_transform(puzzle, shape)[0]
+def canonical(puzzle: Puzzle | Sequence[int], shape: Shape | None = None, *,
+              timeout: float | None = None) -> Grid:
+    """The minlex form: the smallest normalised cell sequence over the shape's whole group;
+    TooLong past `timeout` seconds."""
+    return canonical_transform(puzzle, shape, timeout=timeout)[0]
 
 
-def canonical_transform(puzzle: Puzzle | Sequence[int],
-                        shape: Shape | None = None) -> tuple[Grid, Transform]:
+def canonical_transform(puzzle: Puzzle | Sequence[int], shape: Shape | None = None, *,
+                        timeout: float | None = None) -> tuple[Grid, Transform]:
     """The minlex form and one transform that maps the puzzle onto it (compiled when numba is
-    installed, pure Python otherwise)."""
+    installed, pure Python otherwise); TooLong past `timeout` seconds."""
     cells, shape = _cells_and_shape(puzzle, shape)
-    found = _compiled_search(cells, shape) if _kernel() is not None else None
-    form, flip, rows, cols, labels = found or _python_search(cells, shape)
+    if timeout is not None and compiled():
+        _warm()  # the kernel compiled (or loaded from numba's cache) before the clock starts
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    try:
+        found = _compiled_search(cells, shape, deadline) if _kernel() is not None else None
+        form, flip, rows, cols, labels = found or _python_search(cells, shape, deadline)
+    except TooLong:
+        raise TooLong(f"no canonical form of this {shape} grid within {timeout:g} s: the minlex "
+                      f"search tries every order of the rows and columns that tie, which on a "
+                      f"large grid with many blanks can take hours") from None
     return form, _transform_of(shape, flip, rows, cols, labels)
 
 
@@ -290,6 +317,12 @@ def _kernel() -> ModuleType | None:
 
 
 @cache
+def _warm() -> None:
+    """Run the compiled search once, on a blank 4x4 grid."""
+    _compiled_search((0,) * 16, Shape(2, 2))
+
+
+@cache
 def _perm_tables(shape: Shape) -> tuple[object, object, object]:
     """Every order of the stacks, every order of m columns for m up to a stack's width, and
     how many orders of m there are: numpy tables for the compiled search."""
@@ -307,27 +340,32 @@ def _perm_tables(shape: Shape) -> tuple[object, object, object]:
 Found = tuple[Grid, bool, Perm, Perm, tuple[int, ...]]  # form, transposed, rows, columns, labels
 
 
-def _compiled_search(cells: Grid, shape: Shape) -> Found | None:
-    """The compiled search's form and transform; None when a row repeats a digit."""
+def _compiled_search(cells: Grid, shape: Shape, deadline: float | None = None) -> Found | None:
+    """The compiled search's form and transform; None when a row repeats a digit; TooLong past
+    the deadline (a perf_counter value)."""
     import numpy as np
 
     n = shape.side
     best, rows, cols = (np.zeros(k, np.int32) for k in (n * n, n, n))
     labels = np.zeros(n + 1, np.int32)
-    g = _kernel().minlex(np.asarray(cells, np.int32), shape.box_rows, shape.box_cols,
-                         *_perm_tables(shape), best, rows, cols, labels)
+    kernel = _kernel()
+    g = kernel.minlex(np.asarray(cells, np.int32), shape.box_rows, shape.box_cols,
+                      *_perm_tables(shape), best, rows, cols, labels,
+                      0.0 if deadline is None else deadline)
+    if g == kernel.GAVE_UP:
+        raise TooLong
     if g < 0:
         return None
     return (tuple(best.tolist()), bool(g), tuple(rows.tolist()), tuple(cols.tolist()),
             tuple(labels.tolist()))
 
 
-def _python_search(cells: Grid, shape: Shape) -> Found:
+def _python_search(cells: Grid, shape: Shape, deadline: float | None = None) -> Found:
     """The minlex form built row by row, keeping only the choices whose rows so far tie with the
-    smallest; one winning choice as its transform."""
+    smallest; one winning choice as its transform. TooLong past the deadline."""
     n, r = shape.side, shape.box_rows
     grids = [tuple(cells)] + ([_transposed(cells, n)] if r == shape.box_cols else [])
-    best, starts = _first_rows(grids, shape)
+    best, starts = _first_rows(grids, shape, deadline)
     out = list(best)
     frontier: dict[object, State] = {}
     for g, row, order in starts:
@@ -339,6 +377,8 @@ def _python_search(cells: Grid, shape: Shape) -> Found:
         best_row: tuple[int, ...] | None = None
         nxt: dict[object, State] = {}
         for g, chosen, order, labels in frontier.values():
+            if expired(deadline):
+                raise TooLong
             for row in _next_rows(chosen, level, shape):
                 fresh = list(labels)
                 row_out = _relabel(grids[g], row, order, fresh, n, best_row)
@@ -355,7 +395,8 @@ def _python_search(cells: Grid, shape: Shape) -> Found:
     return tuple(out), bool(g), chosen, order, tuple(labels)
 
 
-def _first_rows(grids: list[Grid], shape: Shape) -> tuple[tuple[int, ...], list[Start]]:
+def _first_rows(grids: list[Grid], shape: Shape, deadline: float | None = None
+                ) -> tuple[tuple[int, ...], list[Start]]:
     """The smallest first row over every row and column order, and every way to reach it."""
     n = shape.side
     best: tuple[int, ...] | None = None
@@ -366,12 +407,13 @@ def _first_rows(grids: list[Grid], shape: Shape) -> tuple[tuple[int, ...], list[
             pattern = _first_row_pattern(values, shape)
             orders = None
             if pattern is None:  # repeated digits: the orders give the pattern
-                orders = _first_row_orders(values, shape)
+                orders = _first_row_orders(values, shape, deadline)
                 pattern = normalise([values[j] for j in orders[0]])
             if best is None or pattern < best:
                 best, starts = pattern, []
             if pattern == best:
-                orders = _first_row_orders(values, shape) if orders is None else orders
+                orders = (_first_row_orders(values, shape, deadline) if orders is None
+                          else orders)
                 starts += [(g, row, p) for p in orders]
     assert best is not None
     return best, starts

@@ -4,22 +4,37 @@ Glossary: g the grid (0 as given, 1 transposed), r x c boxes, n = r * c, a band 
 c columns. A state is a column `order` whose `tie[j]` marks position j as interchangeable with j - 1
 (same values in every row chosen so far), and labels `lab[v]` of the digits seen (lab[0] counts
 them). A row refines each run: blanks first (still tied), then seen digits by label, then new
-digits, whose orders are branches. A branch whose rows so far exceed the best is dropped.
+digits, whose orders are branches. A branch whose rows so far exceed the best is dropped. The
+search looks at the clock every CHECK_EVERY steps and gives up past its deadline.
 """
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
 LESS, TIE, MORE = 1, 0, -1
 NEXT_ROW, FRESH, USED = 0, 1, 2  # a level's step: take a row, search a branch, advance the branch
+CHECK_EVERY = 1 << 14  # steps between two looks at the clock
+GAVE_UP = -2  # minlex's answer when the deadline passed
 
 
 @njit(cache=True)
-def minlex(cells, r, c, stack_perms, run_perms, run_counts, best, rec_rows, rec_order, rec_lab):
+def _now():
+    """time.perf_counter(), read from compiled code."""
+    with objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@njit(cache=True)
+def minlex(cells, r, c, stack_perms, run_perms, run_counts, best, rec_rows, rec_order, rec_lab,
+           deadline=0.0):
     """The minlex form of `cells` into `best`, and the rows, columns and labels reaching it into
-    the rec_ arrays; returns 1 when transposed, 0 when not, -1 when a row repeats a digit."""
+    the rec_ arrays; returns 1 when transposed, 0 when not, -1 when a row repeats a digit,
+    GAVE_UP when the clock (time.perf_counter) passed `deadline` (0: none)."""
     n = r * c
     ng = 2 if r == c else 1
     grids = np.zeros((ng, n * n), np.int32)
@@ -44,15 +59,17 @@ def minlex(cells, r, c, stack_perms, run_perms, run_counts, best, rec_rows, rec_
                 for i in range(c):
                     order[0, k * c + i] = stack_perms[sp, k] * c + i
                     tie[0, k * c + i] = i > 0
-            _search(grids[g], n, r, order, tie, lab, run_perms, run_counts, best, meta,
-                    rec_rows, rec_order, rec_lab, g, blank[g])
+            if not _search(grids[g], n, r, order, tie, lab, run_perms, run_counts, best, meta,
+                           rec_rows, rec_order, rec_lab, g, blank[g], deadline):
+                return GAVE_UP
     return meta[2]
 
 
 @njit(cache=True)
 def _search(grid, n, r, order, tie, lab, run_perms, run_counts, best, meta, rec_rows, rec_order,
-            rec_lab, g, blank):
-    """Depth first over rows and branches from the state at index 0; the best kept in `best`."""
+            rec_lab, g, blank, deadline):
+    """Depth first over rows and branches from the state at index 0; the best kept in `best`.
+    False when the deadline passed first."""
     used = np.zeros(n + 1, np.int64)
     rowsel = np.zeros(n, np.int64)
     cand = np.zeros((n, n), np.int64)
@@ -67,9 +84,12 @@ def _search(grid, n, r, order, tie, lab, run_perms, run_counts, best, meta, rec_
     odo = np.zeros((n, n), np.int64)
     out = np.zeros(n, np.int32)
     lab[0, :] = 0
-    level = 0
+    level, steps = 0, 0
     ncand[0] = _candidates(0, rowsel, 0, r, n, blank, cand[0])
     while level >= 0:
+        steps += 1
+        if deadline > 0 and steps % CHECK_EVERY == 0 and _now() > deadline:
+            return False
         if step[level] == NEXT_ROW:
             if ci[level] >= ncand[level]:
                 level -= 1
@@ -106,6 +126,7 @@ def _search(grid, n, r, order, tie, lab, run_perms, run_counts, best, meta, rec_
         level += 1
         ncand[level] = _candidates(level, rowsel, used[level], r, n, blank, cand[level])
         ci[level], step[level] = 0, NEXT_ROW
+    return True
 
 
 @njit(cache=True)
