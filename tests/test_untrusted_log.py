@@ -52,7 +52,7 @@ def _run(*argv: str) -> tuple[int, str, str]:
     """`sudoku-cp ARGV` in this process, plots left out: exit status, stdout, stderr."""
     out, err = io.StringIO(), io.StringIO()
     with (contextlib.redirect_stdout(out), contextlib.redirect_stderr(err),
-          mock.patch("sudokucp.reporting.report._plots", return_value={})):
+          mock.patch("sudokucp.reporting.report._plots", return_value=None)):
         code = main(list(argv))
     return code, out.getvalue(), err.getvalue()
 

@@ -13,9 +13,10 @@ import numpy as np
 
 from sudokucp.check import explain, is_solution, solved_rows
 from sudokucp.puzzle import SYMBOLS, Puzzle, Shape
-from sudokucp.result import Row, RowError, Status
+from sudokucp.reporting.log_rows import read_lines
+from sudokucp.result import Row, Status
 from sudokucp.runcheck import Disagreement, cross_validate, enforce_time_limit, latest
-from sudokucp.runlog import RESULTS, line_note, read_row
+from sudokucp.runlog import RESULTS
 
 
 class FolderError(Exception):
@@ -41,15 +42,7 @@ def read_rows(path: Path) -> tuple[list[Row], list[str]]:
                           f"`sudoku-cp bench --out` wrote?)") from None
     except OSError as err:
         raise FolderError(f"cannot read {path}: {err.strerror}") from None
-    rows, notes = [], []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rows.append(read_row(line))
-        except RowError as err:
-            notes.append(line_note(path, number, err))
-    return rows, notes
+    return read_lines(path, lines)
 
 
 def load_folder(folder: str | Path) -> ResultsFolder:

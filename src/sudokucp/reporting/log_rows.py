@@ -1,0 +1,153 @@
+"""The rows of a results log read in bulk: a line whose fields all have the plain JSON types and
+ranges that Row.from_dict accepts becomes a Row without the field-by-field checks; every other
+line goes through Row.from_dict, which names its first wrong field. Never looser than
+Row.from_dict: a value it would refuse never takes the quick path."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sudokucp.result import FIELD_CHECKS, LARGEST, REQUIRED, STATUS_VALUES, Row, RowError, Status
+from sudokucp.runlog import TornLine, line_note
+
+NONE, MISSING = type(None), type("missing", (), {})  # a field's type when null, when absent
+TEXT, NUMBER = frozenset({str}), frozenset({int, float})
+TYPES: dict[str, frozenset[type]] = {  # field: the types its quick path takes (from FIELD_CHECKS)
+    **dict.fromkeys(("key", "dataset", "puzzle", "hash", "backend", "grid", "box", "status"),
+                    TEXT),
+    **dict.fromkeys(("name", "error", "limit_hit"), TEXT | {NONE}),
+    "verified": frozenset({bool, NONE}), "complete": frozenset({bool}),
+    **dict.fromkeys(("seconds", "wall"), NUMBER),
+    **dict.fromkeys(("cpu", "rss_mb", "timeout", "cpu_limit"), NUMBER | {NONE}),
+    **dict.fromkeys(("repeat", "form", "count", "limit"), frozenset({int})),
+    "memory_mb": frozenset({int, NONE}), "measure": TEXT,
+    **dict.fromkeys(("versions", "options", "stats"), frozenset({dict})),
+    "solutions": frozenset({list}),
+}
+FIELDS = tuple(TYPES)
+AMOUNTS = ("seconds", "wall", "cpu", "rss_mb", "timeout", "cpu_limit", "repeat", "form", "count",
+           "limit", "memory_mb")  # numbers from 0 to LARGEST
+WORDS = {"status": STATUS_VALUES, "limit_hit": {None, "cpu", "wall"},
+         "measure": {"cpu", "wall"}}  # fields with a closed set of values
+
+
+def read_lines(path: Path, lines: Sequence[bytes]) -> tuple[list[Row], list[str]]:
+    """The rows of a results log's lines and a note per unreadable line (naming `path` and the
+    line), as sudokucp.runlog.read_row reads each."""
+    notes: list[str] = []
+    found: list[tuple[int, Any]] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            found.append((number, json.loads(line)))
+        except (ValueError, RecursionError):
+            notes.append(line_note(path, number, TornLine("is not a result record")))
+    quick = quick_rows([data for _, data in found])
+    rows = []
+    for (number, data), row in zip(found, quick):
+        try:
+            rows.append(row if row is not None else Row.from_dict(data))
+        except RowError as err:
+            notes.append(line_note(path, number, err))
+    return rows, notes
+
+
+def quick_rows(objects: Sequence[Any]) -> list[Row | None]:
+    """A Row for each object that passes the quick checks, None for the others (and for every
+    one when a value somewhere fails a column's check)."""
+    plain = [data for data in objects if _plain(data)]
+    if not plain or not _columns_pass(plain):
+        return [None] * len(objects)
+    shared: dict[Any, Any] = {}
+    made = {id(data): _row(data, shared) for data in plain}
+    return [made.get(id(data)) for data in objects]
+
+
+KNOWN: set[tuple[type, ...]] = set()  # the type signatures seen to pass, memoised
+
+
+def _plain(data: Any) -> bool:
+    """Whether an object has only known plain types in its fields and a known word in each
+    closed field (ranges are checked by column, in _columns_pass)."""
+    if type(data) is not dict or any(name not in data for name in REQUIRED):
+        return False
+    signature = tuple(type(data[name]) if name in data else MISSING for name in FIELDS)
+    if signature not in KNOWN:
+        if not all(kind in TYPES[name] or kind is MISSING for name, kind in
+                   zip(FIELDS, signature)):
+            return False
+        KNOWN.add(signature)
+    return all(data.get(name, "cpu") in words for name, words in WORDS.items())
+
+
+def _columns_pass(plain: list[dict[str, Any]]) -> bool:
+    """Whether every number is within its field's range and every nested value has its type,
+    judged a column at a time."""
+    for name in AMOUNTS:
+        column = [data.get(name) for data in plain]
+        if not _within([value for value in column if value is not None], 0):
+            return False
+    values = [v for data in plain for v in data.get("stats", {}).values()]
+    if not set(map(type, values)) <= NUMBER or not _within(values, -LARGEST):
+        return False
+    versions = [v for data in plain for v in data.get("versions", {}).values()]
+    solutions = [s for data in plain for s in data.get("solutions", ())]
+    return set(map(type, versions)) <= {str, NONE} and set(map(type, solutions)) <= {str}
+
+
+def _within(values: list[Any], low: float) -> bool:
+    """Whether the numbers lie in low..LARGEST, none of them NaN."""
+    if not values:
+        return True
+    try:
+        if np.isnan(np.asarray(values, dtype=float)).any():
+            return False
+    except OverflowError:  # an integer past any float: past LARGEST too
+        return False
+    return min(values) >= low and max(values) <= LARGEST  # exact, ints and floats alike
+
+
+SHARED = ("dataset", "puzzle", "hash", "backend", "name", "grid", "box")  # texts rows repeat
+NAMES = frozenset(FIELD_CHECKS)
+STATUSES = {status.value: status for status in Status}
+COPIED = ("options", "stats", "versions")  # dicts a row holds a copy of
+
+
+def _defaults() -> dict[str, Any]:
+    """Each field of Row with its default (a fresh dict where the default is one)."""
+    found = {}
+    for f in dataclasses.fields(Row):
+        if f.default is not dataclasses.MISSING:
+            found[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            found[f.name] = f.default_factory()
+    return found
+
+
+DEFAULTS = _defaults()
+
+
+def _row(data: dict[str, Any], shared: dict[Any, Any]) -> Row:
+    """The Row of an object that passed the quick checks, equal to Row.from_dict's (its fields
+    set at once: the generated __init__ costs more than the rest); the texts and solutions that
+    many rows hold, held once (`shared`)."""
+    values = dict(DEFAULTS)
+    values.update(data if data.keys() <= NAMES else
+                  {name: value for name, value in data.items() if name in NAMES})
+    for name in SHARED:
+        values[name] = shared.setdefault(values[name], values[name])
+    values["status"] = STATUSES[values["status"]]
+    solutions = tuple(values["solutions"])
+    values["solutions"] = shared.setdefault(solutions, solutions)
+    for name in COPIED:
+        values[name] = dict(values[name])
+    row = Row.__new__(Row)
+    object.__setattr__(row, "__dict__", values)
+    return row

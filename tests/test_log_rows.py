@@ -1,0 +1,67 @@
+"""The results log read in bulk: the quick path makes the rows Row.from_dict makes, and never
+takes a line Row.from_dict would refuse."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sudokucp.reporting.log_rows import TYPES, quick_rows, read_lines
+from sudokucp.result import FIELD_CHECKS, LARGEST, Row, RowError, Status
+
+ROW = Row(key="mrv|h1|1", dataset="set", puzzle="p1", hash="h1", backend="mrv", name="mrv",
+          status=Status.SOLVED, verified=True, seconds=0.002, cpu=0.002, wall=0.003, rss_mb=40.5,
+          count=1, complete=True, timeout=10.0, versions={"backend": "1.0", "python": "3.11"},
+          grid="1234341221434321", box="2x2", options={"order": "static"},
+          solutions=("1234341221434321",), stats={"nodes": 3, "logic_s": 0.001},
+          memory_mb=4096, measure="cpu")
+
+
+def _plain(**changes: object) -> dict:
+    data = json.loads(json.dumps(ROW.to_dict()))
+    data.update(changes)
+    return data
+
+
+def test_every_field_of_a_row_has_a_quick_type():
+    assert set(TYPES) == set(FIELD_CHECKS)
+
+
+@pytest.mark.parametrize("data", [
+    _plain(),
+    {"key": "k", "status": "timeout"},  # every other field left to its default
+    _plain(unknown="ignored", error="boom", limit_hit="wall", cpu=None, stats={}),
+    _plain(seconds=0, stats={"delta": -5.5}, versions={"backend": None}, solutions=[]),
+])
+def test_the_quick_path_makes_the_row_from_dict_makes(data):
+    (row,) = quick_rows([data])
+    assert row is not None and row == Row.from_dict(data)
+    assert row.options is not data.get("options")  # a copy, as from_dict keeps
+
+
+@pytest.mark.parametrize("changes", [
+    {"seconds": -1}, {"seconds": float("nan")}, {"wall": float("inf")}, {"seconds": "1"},
+    {"repeat": 1.0}, {"count": True}, {"limit": LARGEST + 1}, {"cpu": LARGEST * 2.0},
+    {"status": "fine"}, {"measure": "both"}, {"limit_hit": "memory"}, {"verified": 1},
+    {"stats": {"nodes": True}}, {"stats": {"x": float("nan")}}, {"stats": {"x": -LARGEST - 1}},
+    {"versions": {"backend": 3}}, {"solutions": ["ab", 5]}, {"solutions": "ab"},
+    {"options": []}, {"grid": None}, {"memory_mb": -4},
+])
+def test_a_value_from_dict_refuses_never_takes_the_quick_path(changes):
+    bad = _plain(**changes)
+    with pytest.raises(RowError):
+        Row.from_dict(bad)
+    quick = quick_rows([bad, _plain()])
+    assert quick[0] is None  # checked by Row.from_dict, which names the field
+    assert quick[1] in (None, Row.from_dict(_plain()))  # a column that fails: every line
+
+
+def test_a_bad_line_is_named_and_the_others_read(tmp_path):
+    lines = [json.dumps(_plain()).encode(), b'{"key": "torn', json.dumps(
+        _plain(seconds="abc")).encode(), b"", json.dumps(_plain(key="two")).encode()]
+    rows, notes = read_lines(tmp_path / "results.jsonl", lines)
+    assert [row.key for row in rows] == ["mrv|h1|1", "two"]
+    assert [note.split(": ", 1)[1] for note in notes] == [
+        "line 2 is not a result record; skipped",
+        "line 3: field 'seconds' is 'abc', not a number from 0 to 9e+15; skipped"]
