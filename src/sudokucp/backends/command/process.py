@@ -15,7 +15,9 @@ import subprocess
 import tempfile
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from sudokucp.processes import become_subreaper, children, die_with_parent, end_orphans, kill_tree
 
@@ -105,13 +107,9 @@ def _run(argv: list[str], stdin: str | None, deadline: float | None, comment: st
     become_subreaper()
     known = children()
     out, err = Kept(comment), Tail()
-    with tempfile.TemporaryFile() as feed:
-        if stdin is not None:
-            feed.write(stdin.encode())
-            feed.seek(0)
+    with _feed(stdin) as feed:
         try:
-            proc = subprocess.Popen(argv, stdin=feed if stdin is not None else
-                                    subprocess.DEVNULL, stdout=subprocess.PIPE,
+            proc = subprocess.Popen(argv, stdin=feed, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, preexec_fn=_own_group)
         except OSError as err:
             raise RuntimeError(f"cannot run {argv[0]!r}: {err.strerror or err}") from None
@@ -124,6 +122,18 @@ def _run(argv: list[str], stdin: str | None, deadline: float | None, comment: st
     if not ended:
         return "", "", -signal.SIGKILL, True
     return out.text(), err.text(), proc.returncode, False
+
+
+@contextlib.contextmanager
+def _feed(stdin: str | None) -> Iterator[Any]:
+    """What the program reads: a file holding `stdin` (no pipe to keep fed), or nothing."""
+    if stdin is None:
+        yield subprocess.DEVNULL
+        return
+    with tempfile.TemporaryFile() as feed:
+        feed.write(stdin.encode())
+        feed.seek(0)
+        yield feed
 
 
 def _own_group() -> None:
