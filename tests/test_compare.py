@@ -195,3 +195,21 @@ def test_with_repeats_the_interval_decides_and_single_puzzles_are_not_judged_on_
     assert len(result.runs) == 16 and result.only_old == result.only_new == 0
     single = compare(*_pair(0.010, 0.5))
     assert (single.rule, single.slower) == (PER_RUN, 2.0)
+
+
+def _unsat(rows, count):
+    """The first `count` rows turned into complete searches that claim no solution."""
+    return [dataclasses.replace(r, status=Status.UNSAT, solutions=(), verified=None,
+                                complete=True, count=0) if k < count else r
+            for k, r in enumerate(rows)]
+
+
+def test_compare_finds_a_claim_that_the_other_folders_solutions_refute(old, tmp_path, capsys):
+    claims = _write(tmp_path / "claims", _unsat(_rows(old), 6))
+    assert main(["compare", str(old), str(claims)]) == 1
+    out = capsys.readouterr().out
+    assert "REGRESSIONS: 6 (6 wrong in NEW)" in out
+    assert main(["compare", str(claims), str(old)]) == 1  # the same claims in OLD
+    assert "REGRESSIONS: 6 (6 wrong in OLD)" in capsys.readouterr().out
+    result = compare(_rows(old), _rows(claims))
+    assert result.backends["new_solved"].sum() == 2 and result.regressed

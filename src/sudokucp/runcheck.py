@@ -111,19 +111,21 @@ def enforce_time_limit(row: Row) -> Row:
     return row
 
 
-def cross_validate(rows: Sequence[Row], answers: Mapping[str, str] | None = None
+def cross_validate(rows: Sequence[Row], answers: Mapping[str, str | Iterable[str]] | None = None
                    ) -> tuple[list[Row], list[Disagreement]]:
     """Rows with the WRONG verdicts that only comparison reveals, and the disagreements found.
 
-    `answers` (puzzle hash -> solution line, checked) are solutions the puzzle files give: they
-    count as verified solutions, so a complete search that finds another one alone is refuted."""
+    `answers` (puzzle hash -> solution line, or lines, checked) are solutions known elsewhere (a
+    puzzle file, another results folder): they count as verified solutions, so a complete
+    search that finds another one alone, or none, is refuted."""
     by_puzzle: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
         by_puzzle[row.hash].append(row)
     checked, found = [], []
     for digest, group in by_puzzle.items():
-        given = (answers or {}).get(digest)
-        group_rows, group_found = _judge_puzzle(group, () if given is None else (given,))
+        given = (answers or {}).get(digest, ())
+        group_rows, group_found = _judge_puzzle(group, (given,) if isinstance(given, str)
+                                                else tuple(given))
         checked += group_rows
         found += group_found
     return checked, found

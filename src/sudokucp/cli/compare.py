@@ -44,7 +44,10 @@ def add_compare(sub: argparse._SubParsersAction) -> None:
                                    "(same backend label, puzzle and --limit; with --repeat, "
                                    "each puzzle's median over its repeats) and show, per "
                                    "backend and per puzzle, what changed from OLD to NEW. A "
-                                   "regression is a puzzle solved in OLD and not in NEW, or a "
+                                   "regression is a wrong answer on either side (a claimed "
+                                   "UNSAT or count that the other folder's verified "
+                                   "solutions refute included), a puzzle solved in OLD "
+                                   "and not in NEW, or a "
                                    "slowdown: for single runs, a run slower by more than "
                                    "--slower times; when either folder has repeats, a backend "
                                    "whose geometric mean time ratio NEW/OLD has a 95% "
@@ -113,9 +116,8 @@ def _paired_line(result: Comparison) -> str:
     """'REGRESSIONS: 1 newly unsolved; mrv slower: NEW/OLD 1.5x (95% CI 1.45x to 1.56x ...)'."""
     from sudokucp.stats import LEVEL
 
-    parts = []
-    if not result.regressions.empty:
-        parts.append(f"{len(result.regressions)} newly unsolved")
+    counts = result.regressions["change"].value_counts()
+    parts = [f"{count} {change}" for change, count in counts.items()]
     parts += [f"{line.backend} slower: NEW/OLD {line.ratio:.3g}x ({LEVEL:.0%} CI "
               f"{line.ratio_low:.3g}x to {line.ratio_high:.3g}x over {line.paired} puzzles)"
               for line in result.slower_backends.itertuples(index=False)]

@@ -12,10 +12,14 @@ solved (SOLVED or UNSAT) and is not any more, or a slowdown, judged by one of tw
 - paired (either folder has repeats): a backend whose geometric mean ratio NEW / OLD over the
   puzzles solved in both has a bootstrap interval whose lower end is above `slower` (default
   SLOWER_PAIRED). Single puzzles are then not judged on time: noise is what repeats measure.
+
+A wrong answer on either side (a refused solution, or a claimed UNSAT or count that the verified
+solutions of either folder refute) is a regression too.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,12 +28,14 @@ import pandas as pd
 
 from sudokucp.reporting.scores import natural, penalised_seconds, solved_mask
 from sudokucp.reporting.thresholds import FLOOR_MS, FLOOR_MS_PAIRED, SLOWER, SLOWER_PAIRED
-from sudokucp.result import Row
+from sudokucp.result import Row, Status
+from sudokucp.runcheck import cross_validate
 from sudokucp.stats import FLOOR_S, LEVEL, MIN_PAIRED, SAME, paired, per_puzzle_medians
 
 PER_RUN, PAIRED = "per run", "paired"
 NEWLY_UNSOLVED, SLOWER_RUN = "newly unsolved", "slower"
-REGRESSIONS = (NEWLY_UNSOLVED, SLOWER_RUN)
+WRONG_OLD, WRONG_NEW = "wrong in OLD", "wrong in NEW"
+REGRESSIONS = (WRONG_NEW, WRONG_OLD, NEWLY_UNSOLVED, SLOWER_RUN)
 MATCH = ["backend", "hash", "limit"]  # what makes a run of OLD the same as one of NEW
 KEPT = ["key", "backend", "dataset", "puzzle", "hash", "limit", "status", "seconds", "timeout",
         "repeat", "nodes"]
@@ -88,6 +94,7 @@ def compare(old: Sequence[Row], new: Sequence[Row], slower: float | None = None,
     slower = default_slower(rule == PAIRED) if slower is None else slower
     if floor_ms is None:
         floor_ms = FLOOR_MS_PAIRED if rule == PAIRED else FLOOR_MS
+    old, new = refuted(old, new), refuted(new, old)
     before, after = (_frame(rows) for rows in (old, new))
     both = before.merge(after.drop(columns=["key", "dataset", "puzzle"]), on=MATCH,
                         suffixes=("_old", "_new"))
@@ -100,6 +107,16 @@ def compare(old: Sequence[Row], new: Sequence[Row], slower: float | None = None,
     backends = _per_backend(runs, only_old, only_new, floor_ms, slower, rule)
     return Comparison(runs, backends, int(only_old.sum()), int(only_new.sum()), slower, floor_ms,
                       rule)
+
+
+def refuted(rows: Sequence[Row], other: Sequence[Row]) -> list[Row]:
+    """`rows` cross-validated against the verified solutions of the `other` folder too: a claimed
+    UNSAT or count that they refute is WRONG (sudokucp.runcheck.cross_validate)."""
+    known: dict[str, set[str]] = defaultdict(set)
+    for row in other:
+        if row.verified:
+            known[row.hash].update(row.solutions)
+    return cross_validate(rows, known)[0]
 
 
 def _frame(rows: Sequence[Row]) -> pd.DataFrame:
@@ -122,11 +139,14 @@ def _changes(both: pd.DataFrame, slower: float | None) -> pd.Series:
     """Each puzzle's change; time changes only under the per-run rule (`slower` given)."""
     timed = slower is not None
     limit = slower if timed else np.inf
+    wrong = Status.WRONG.value
     change = np.select(
-        [both["ok_old"] & ~both["ok_new"], ~both["ok_old"] & both["ok_new"],
+        [both["status_new"] == wrong, both["status_old"] == wrong,
+         both["ok_old"] & ~both["ok_new"], ~both["ok_old"] & both["ok_new"],
          timed & (both["ratio"] > limit), timed & (both["ratio"] < 1 / limit),
          both["status_old"] != both["status_new"]],
-        [NEWLY_UNSOLVED, "newly solved", SLOWER_RUN, "faster", "other status"], default="")
+        [WRONG_NEW, WRONG_OLD, NEWLY_UNSOLVED, "newly solved", SLOWER_RUN, "faster",
+         "other status"], default="")
     return pd.Series(change, index=both.index, dtype=str)
 
 
