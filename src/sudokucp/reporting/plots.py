@@ -187,9 +187,13 @@ def scatter_axes(results: pd.DataFrame, timeout: float | None) -> tuple[Any, Any
 
 
 def time_range(results: pd.DataFrame, edge: float) -> tuple[float, float]:
-    """The span of the scatter axes (ms): from half the quickest solved time to past the border."""
-    solved = results.loc[solved_mask(results), "seconds"].astype(float) * 1000
+    """The span of the scatter axes (ms): from half the quickest solved time to past the border,
+    or to three times the slowest when every run was solved (no point on the border)."""
+    ok = solved_mask(results)
+    solved = results.loc[ok, "seconds"].astype(float) * 1000
     low = max(min(float(solved.min()) if len(solved) else 1.0, edge) / 2, MIN_MS)
+    if ok.all() and len(solved):
+        return low, min(edge * 1.6, max(float(solved.max()) * 3, low * 100))
     return low, edge * 1.6
 
 
@@ -338,9 +342,9 @@ def draw_points(ax: Any, results: pd.DataFrame, a: str, b: str, edge: float,
         ax.scatter(group.loc[lost, a], group.loc[lost, b], s=14, marker="x",
                    color=sets[dataset])
     faster = int((both[b] < both[a]).sum())
-    drawn = "" if len(shown) == len(both) else _("; {shown} drawn").format(shown=len(shown))
+    drawn = "" if len(shown) == len(both) else _("; {shown} drawn").format(shown=f"{len(shown):,}")
     ax.set_title(_("{count} puzzles{drawn}; {b} faster on {faster}").format(
-        count=len(both), drawn=drawn, b=b, faster=faster), fontsize="x-small")
+        count=f"{len(both):,}", drawn=drawn, b=b, faster=f"{faster:,}"), fontsize="x-small")
     return handles
 
 
