@@ -135,20 +135,29 @@ def many(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", ["solve", "rate", "canon", "export", "overlap"])
+@pytest.mark.parametrize("command", ["solve", "rate", "canon", "export", "overlap", "bench"])
 def test_a_bad_record_leaves_the_other_records_running(command: str, many: Path, tmp_path: Path,
                                                        capsys) -> None:
     argv = {"solve": ["solve", str(many)], "rate": ["rate", str(many)],
             "canon": ["canon", str(many)],
             "export": ["export", str(many), "--to", "dimacs", "--out", str(tmp_path / "out")],
-            "overlap": ["datasets", "overlap", str(many), str(many)]}[command]
+            "overlap": ["datasets", "overlap", str(many), str(many)],
+            "bench": ["bench", "--puzzles", str(many), "--backends", "mrv", "--timeout", "20",
+                      "--out", str(tmp_path / "bench")]}[command]
     assert main(argv) == 2
     out, err = capsys.readouterr()
-    lines = err.splitlines()
+    lines = [line for line in err.splitlines() if line.startswith("sudoku-cp: ")
+             and "noise warning" not in line]
     reads = 2 if command == "overlap" else 1  # overlap reads its two files
     assert len(lines) == reads * len(BAD_FPUZZLES) and "Traceback" not in err
     assert all(line.startswith(f"sudoku-cp: {many}: line ") for line in lines)
-    if command == "export":
+    if command == "bench":
+        import csv
+
+        with open(tmp_path / "bench" / "results.csv", encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+        assert [row["puzzle"] for row in rows] == ["many:1", f"many:{len(BAD_FPUZZLES) + 2}"]
+    elif command == "export":
         assert len(list((tmp_path / "out").iterdir())) == 2
     elif command == "overlap":
         assert "2 puzzles" in out
