@@ -30,6 +30,7 @@ from sudokucp.cli.common import (
     count_arg,
     end_quietly,
     fail,
+    memory_arg,
     puzzle_source,
     read_entries,
     require_cpu_limit,
@@ -70,7 +71,7 @@ def add_solve(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cpu-limit", type=seconds_arg, metavar="S",
                    help="CPU seconds per grid (threads and child programs counted): the grid "
                         "is solved in a worker process, killed past it")
-    p.add_argument("--memory", type=count_arg, metavar="MB",
+    p.add_argument("--memory", type=memory_arg, metavar="MB",
                    help="address space per grid: the grid is solved in a worker process that "
                         "stops with MEMOUT at the cap (counting with a backend whose memory "
                         "grows with the count: see `sudoku-cp backends`)")

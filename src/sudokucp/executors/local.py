@@ -29,6 +29,10 @@ STARTUP = 120.0  # seconds a worker may take to import a backend, build it and p
 POLL = 0.05  # seconds between two readings of a CPU-limited run's CPU time
 MEMORY_SIGNS = re.compile(r"MemoryError|bad_alloc|out of memory|Cannot allocate memory",
                           re.IGNORECASE)
+# what a refused allocation says under an address-space cap: a library that cannot be mapped
+# (an ImportError), OpenBLAS's buffers; read so only when the run had a cap
+CAP_SIGNS = re.compile(r"failed to map segment from shared object|memory allocation (still )?"
+                       r"failed", re.IGNORECASE)
 
 
 class Worker:
@@ -231,9 +235,14 @@ class LocalExecutor(Executor):
         wall = time.monotonic() - (worker.started or time.monotonic())
         del self.busy[worker.fd]
         task, worker.task = worker.task, None
-        self.idle.append(worker)
-        if result.status is Status.ERROR and MEMORY_SIGNS.search(result.error or ""):
-            result = dataclasses.replace(result, status=Status.MEMOUT)
+        if result.status is Status.ERROR and out_of_memory(result.error or "",
+                                                          task.limits.memory_mb):
+            result = dataclasses.replace(result, status=Status.MEMOUT,
+                                         error=short_error(result.error or ""))
+        if result.status is Status.MEMOUT:  # a half-done import stays broken: a fresh worker
+            worker.discard()
+        else:
+            self.idle.append(worker)
         return Outcome(task, result, wall, rss_mb)
 
     def _expire(self, worker: Worker, now: float, limit: str) -> Outcome:
@@ -262,12 +271,24 @@ class LocalExecutor(Executor):
         wall = time.monotonic() - (worker.started or time.monotonic())
         cap = task.limits.memory_mb
         near_cap = bool(cap) and worker.maxrss >= 0.9 * cap * 2**20
-        status = Status.MEMOUT if near_cap or MEMORY_SIGNS.search(tail) else Status.CRASH
+        status = Status.MEMOUT if near_cap or out_of_memory(tail, cap) else Status.CRASH
         last = tail.strip().splitlines()[-1:] if tail.strip() else []
         error = "; ".join([f"worker {describe_exit(code)}", *last])
         cpu = worker.cpu_at_end()
         return Outcome(task, Result(task.spec, task.puzzle.name, status, seconds=wall, cpu=cpu,
                                     error=error), wall, worker.maxrss / 2**20)
+
+
+def out_of_memory(text: str, cap: int | None) -> bool:
+    """Whether an error says memory could not be had: MemoryError and its kin anywhere, and
+    under a memory cap what a refused allocation says (a library that cannot be mapped)."""
+    return bool(MEMORY_SIGNS.search(text) or (cap and CAP_SIGNS.search(text)))
+
+
+def short_error(text: str) -> str:
+    """An error of many lines (numpy's ImportError advice) as its first and last lines."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return text if len(lines) < 2 else f"{lines[0]} ... {lines[-1]}"
 
 
 def describe_exit(code: int) -> str:
