@@ -85,7 +85,8 @@ class Command(Backend):
     description = ("any external solver, run per puzzle: command:run=./mysolver {file}, or on a "
                    "standard format: command:run=cadical {cnf} ({opb} {xcsp3} {mzn} {dzn} {fzn})")
     defaults = {"run": "", "input": "line", "encoding": "extended", "flatten": "gecode"}
-    counting = "grows with the count: the program's whole output is read when it ends"
+    counting = ("grows with the count: the program's output is kept, but for the last thousand "
+                "comment lines")
     stats_keys = ("exit_code", "cpu_s")
     choices = {"input": tuple(WRITERS), "encoding": ENCODINGS}
     complete = False  # a printed grid proves no count; UNSAT is the program's claim
