@@ -63,7 +63,7 @@ class Answer:
 
 def plain(text: str) -> str:
     """The text without terminal colours."""
-    return ANSI.sub("", text)
+    return ANSI.sub("", text) if "\x1b" in text else text
 
 
 def numbered_lines(output: Output) -> Iterator[tuple[int, str]]:
