@@ -93,3 +93,16 @@ def test_draw_refuses_a_value_past_the_side() -> None:
     with pytest.raises(ArgumentError, match="99 at r1c1: not a digit of a 9x9 grid"):
         api.draw(puzzle, [99] * 81)
     assert "<svg" in api.draw(puzzle, [0] * 81)._repr_svg_()
+
+
+@pytest.mark.parametrize(("call", "reason"), [
+    (lambda: api.ladder(FOUR, timeout=float("nan")), "'nan' is not a finite number"),
+    (lambda: api.ladder(FOUR, jobs=0), "0 must be at least 1"),
+    (lambda: api.ladder(FOUR, max_puzzles=0), "0 must be at least 1"),
+    (lambda: api.trace("1" + "." * 15, max_steps=0), "0 must be at least 1"),
+    (lambda: api.trace("1" + "." * 15, limit=-1), "-1 must be at least 0"),
+    (lambda: api.explain("1" + "." * 15, max_steps=-3), "-3 must be at least 1"),
+])
+def test_ladder_trace_and_explain_check_as_their_commands_do(call, reason: str) -> None:
+    with pytest.raises(ArgumentError, match=reason):
+        call()

@@ -507,6 +507,7 @@ def explanation_html(puzzle: Puzzle, moves: Sequence[explaining.Move]) -> str:
 def explain(puzzle: Puzzle | str, *, max_steps: int | None = None) -> Explanation:
     """The logic engine's solution path, step by step, in the current language."""
     puzzle = as_puzzle(puzzle)
+    max_steps = None if max_steps is None else arguments.count(max_steps)
     return Explanation(puzzle, explaining.explain(puzzle, max_steps=max_steps))
 
 
@@ -533,6 +534,7 @@ def trace(puzzle: Puzzle | str, backend: str = "naive", *, max_steps: int = 2000
     in-process, bounded by the steps."""
     from sudokucp.backends import from_spec
 
+    max_steps, limit = arguments.count(max_steps), arguments.size(limit)
     events = tracing.record(from_spec(backend), as_puzzle(puzzle), max_steps=max_steps,
                             limit=limit)
     return Trace(events)
@@ -604,6 +606,8 @@ def ladder(puzzles: PuzzlesLike, *, timeout: float = 2.0, rungs: str | None = No
     """Every rung of the ladder (or those named, 'none,fc,fc+mrv') on every puzzle, each run in
     a killable worker with `timeout` seconds; grids and Puzzles given one by one form the set
     `name`."""
+    timeout, jobs = arguments.seconds(timeout), arguments.count(jobs)
+    max_puzzles = None if max_puzzles is None else arguments.count(max_puzzles)
     chosen = laddering.pick_rungs(rungs)
     sets = puzzle_sets(puzzles, max_puzzles, name)
     return Ladder(laddering.climb(sets, chosen, timeout, jobs, done), chosen, timeout)
