@@ -16,7 +16,8 @@ import numpy as np
 from sudokucp.result import FIELD_CHECKS, LARGEST, REQUIRED, STATUS_VALUES, Row, RowError, Status
 from sudokucp.runlog import TornLine, line_note
 
-NONE, MISSING = type(None), type("missing", (), {})  # a field's type when null, when absent
+MISSING = type("missing", (), {})  # the type of an absent field's stand-in
+NONE = type(None)
 TEXT, NUMBER = frozenset({str}), frozenset({int, float})
 TYPES: dict[str, frozenset[type]] = {  # field: the types its quick path takes (from FIELD_CHECKS)
     **dict.fromkeys(("key", "dataset", "puzzle", "hash", "backend", "grid", "box", "status"),
@@ -31,41 +32,48 @@ TYPES: dict[str, frozenset[type]] = {  # field: the types its quick path takes (
     "solutions": frozenset({list}),
 }
 FIELDS = tuple(TYPES)
+ABSENT = (MISSING(),) * len(FIELDS)  # what data.get gives for each field that is absent
 AMOUNTS = ("seconds", "wall", "cpu", "rss_mb", "timeout", "cpu_limit", "repeat", "form", "count",
            "limit", "memory_mb")  # numbers from 0 to LARGEST
 WORDS = {"status": STATUS_VALUES, "limit_hit": {None, "cpu", "wall"},
          "measure": {"cpu", "wall"}}  # fields with a closed set of values
 
 
+CHUNK = 10_000  # lines parsed at a time (their JSON objects are dropped once rows)
+
+
 def read_lines(path: Path, lines: Sequence[bytes]) -> tuple[list[Row], list[str]]:
     """The rows of a results log's lines and a note per unreadable line (naming `path` and the
     line), as sudokucp.runlog.read_row reads each."""
+    rows: list[Row] = []
     notes: list[str] = []
-    found: list[tuple[int, Any]] = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            found.append((number, json.loads(line)))
-        except (ValueError, RecursionError):
-            notes.append(line_note(path, number, TornLine("is not a result record")))
-    quick = quick_rows([data for _, data in found])
-    rows = []
-    for (number, data), row in zip(found, quick):
-        try:
-            rows.append(row if row is not None else Row.from_dict(data))
-        except RowError as err:
-            notes.append(line_note(path, number, err))
+    shared: dict[Any, Any] = {}
+    for start in range(0, len(lines), CHUNK):
+        found: list[tuple[int, Any]] = []
+        for number, line in enumerate(lines[start:start + CHUNK], start + 1):
+            if not line.strip():
+                continue
+            try:
+                found.append((number, json.loads(line)))
+            except (ValueError, RecursionError):
+                notes.append(line_note(path, number, TornLine("is not a result record")))
+        quick = quick_rows([data for _, data in found], shared)
+        for (number, data), row in zip(found, quick):
+            try:
+                rows.append(row if row is not None else Row.from_dict(data))
+            except RowError as err:
+                notes.append(line_note(path, number, err))
     return rows, notes
 
 
-def quick_rows(objects: Sequence[Any]) -> list[Row | None]:
+def quick_rows(objects: Sequence[Any], shared: dict[Any, Any] | None = None
+               ) -> list[Row | None]:
     """A Row for each object that passes the quick checks, None for the others (and for every
-    one when a value somewhere fails a column's check)."""
+    one when a value somewhere fails a column's check); `shared` holds the repeated texts."""
     plain = [data for data in objects if _plain(data)]
     if not plain or not _columns_pass(plain):
         return [None] * len(objects)
-    shared: dict[Any, Any] = {}
+    shared = {} if shared is None else shared
     made = {id(data): _row(data, shared) for data in plain}
     return [made.get(id(data)) for data in objects]
 
@@ -78,7 +86,7 @@ def _plain(data: Any) -> bool:
     closed field (ranges are checked by column, in _columns_pass)."""
     if type(data) is not dict or any(name not in data for name in REQUIRED):
         return False
-    signature = tuple(type(data[name]) if name in data else MISSING for name in FIELDS)
+    signature = tuple(map(type, map(data.get, FIELDS, ABSENT)))  # MISSING where absent
     if signature not in KNOWN:
         if not all(kind in TYPES[name] or kind is MISSING for name, kind in
                    zip(FIELDS, signature)):
