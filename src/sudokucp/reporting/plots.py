@@ -92,7 +92,7 @@ def cactus_figure(results: pd.DataFrame, timeout: float | None = None,
         _cactus_axes(ax, dataset if len(sets) > 1 else "", timeout, handles)
     fig.suptitle(_("Puzzles solved against search time"))
     if handles:
-        columns = min(len(handles), 4)
+        columns = len(handles) if len(handles) <= 6 else 4  # one row reads in ranking order
         fig.legend(list(handles.values()), list(handles), fontsize="small", ncol=columns,
                    loc="outside lower center", frameon=False)
     return fig
@@ -241,10 +241,12 @@ def draw_pair(ax: Any, results: pd.DataFrame, a: str, b: str, edge: float) -> li
 
 def save_png(fig: Any, path: Path, dpi: int = 110, keep: bool = False) -> None:
     """The figure as a PNG at `path`, written whole or not at all; the figure is then closed,
-    unless `keep`."""
+    unless `keep`. A figure laid out by matplotlib's constrained layout is saved as it is laid
+    out (a tight box would draw it once more)."""
+    laid_out = fig.get_layout_engine() is not None
     try:
         atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=dpi, format="png",
-                                                   bbox_inches="tight"))
+                                                   bbox_inches=None if laid_out else "tight"))
     finally:
         if not keep:
             _pyplot().close(fig)
