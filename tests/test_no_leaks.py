@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from sudokucp.backends.base import Backend
 from sudokucp.cli import main
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
@@ -101,6 +102,33 @@ def test_a_program_past_its_time_limit_is_killed_with_all_below_it(grid_file, no
     assert main(["solve", grid_file, "-b", spec, "--timeout", "0.5"]) == 1
     assert capsys.readouterr().out.startswith("TIMEOUT")
     assert not sleeps(7761, 7762)
+
+
+class Spawner(Backend):
+    """A backend that starts a program of its own in a session of its own, and answers."""
+
+    name = "spawner"
+    description = "leaves `sleep 7823` running"
+
+    def _search(self, puzzle, limit, deadline):
+        subprocess.Popen(["setsid", "sleep", "7823"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+        return [tuple(map(int, SOLVED))], True, {}
+
+
+def test_a_worker_ends_what_any_backend_left_with_the_run(monkeypatch, no_sleep_left):
+    from sudokucp.executors import ResourceLimits, Task, make_executor
+    from sudokucp.puzzle import Puzzle
+
+    no_sleep_left.append(7823)
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parent))
+    with make_executor("local", jobs=1) as executor:
+        executor.submit(Task("k", "test_no_leaks:Spawner", Puzzle.parse(EASY), 1,
+                             ResourceLimits(time_limit=20)))
+        assert next(iter(executor.results())).result.solutions
+        executor.submit(Task("k2", "mrv", Puzzle.parse(EASY), 1, ResourceLimits(time_limit=20)))
+        assert next(iter(executor.results())).result.solutions  # the same worker, next run
+        assert not sleeps(7823)  # ended after the first answer, the worker still alive
 
 
 def _stopped(command: list[str], sig: int, mark: int, tmp_path: Path) -> int:

@@ -92,6 +92,7 @@ def serve(requests: IO[bytes], replies: IO[bytes]) -> None:
         result = run_task(task, backends, announce if message["announce"] else None)
         cpu, rss_mb = used()
         _reply(replies, {"id": ident, **to_json(result), "used": cpu, "rss_mb": rss_mb})
+        processes.end_orphans(())  # whatever a backend's programs left (a worker has no child)
 
 
 def _reply(replies: IO[bytes], message: Mapping[str, Any]) -> None:
