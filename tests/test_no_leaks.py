@@ -153,14 +153,16 @@ def _stopped(command: list[str], sig: int, mark: int, tmp_path: Path) -> int:
             proc.wait()
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT],
-                         ids=["TERM", "HUP", "INT"])
-def test_a_signal_to_solve_ends_every_process_of_the_run(grid_file, tmp_path, sig,
+@pytest.mark.parametrize("sig, where", [
+    (signal.SIGTERM, []), (signal.SIGHUP, []), (signal.SIGINT, []),
+    (signal.SIGTERM, ["--cpu-limit", "60"])], ids=["TERM", "HUP", "INT", "TERM-worker"])
+def test_a_signal_to_solve_ends_every_process_of_the_run(grid_file, tmp_path, sig, where,
                                                          no_sleep_left):
-    first = 7700 + 2 * int(sig)
+    first = 7700 + 2 * int(sig) + 40 * len(where)
     no_sleep_left += [first, first + 1]
     spec = f"command:run=sh -c 'sleep {first} & sleep {first + 1}'"
-    assert _stopped(["solve", grid_file, "-b", spec], sig, first + 1, tmp_path) == 128 + sig
+    command = ["solve", grid_file, "-b", spec, *where]
+    assert _stopped(command, sig, first + 1, tmp_path) == 128 + sig
     assert not sleeps(first, first + 1)
 
 
