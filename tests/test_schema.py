@@ -235,3 +235,30 @@ def test_cage_errors_name_cells_r1c1(cages: list, message: str) -> None:
 
     assert Rules(cages=(Cage((0, 81), 5),)).problem(9) == ("cage r1c1 81 has cell 81 (row-major), "
                                                            "off the 9x9 grid")
+
+
+LONG = "9" * 5000  # past the 4300 digits int() reads
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    (f"# variant: killer\n{'.' * 16}\ncage 3: r{LONG}c1 r1c2\n",
+     "line 3, column 9: 999999999999... (5000 digits) is larger than any grid's"),
+    (f"# variant: killer\n{'.' * 16}\ncage {LONG}: r1c1 r1c2\n",
+     "line 3, column 6: 999999999999... (5000 digits) is larger than any grid's"),
+])
+def test_a_number_of_5000_digits_is_one_line(text: str, words: str, tmp_path: Path,
+                                             capsys) -> None:
+    path = tmp_path / "long.txt"
+    path.write_text(text)
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.splitlines()) == 1 and words in err, err
+
+
+def test_a_token_of_5000_digits_is_a_value_too_large() -> None:
+    from sudokucp.io.tokens import build, value_of
+
+    cells = [(value_of(LONG), LONG, 1, 1)] + [(0, ".", 1, k) for k in range(2, 17)]
+    with pytest.raises(PuzzleError, match=r"column 1: value 999999999999\.\.\. \(5000 digits\) "
+                                          r"is larger than 4"):
+        build(cells, Shape(2, 2))

@@ -148,11 +148,14 @@ def fits(count: int, shape: Shape | None) -> bool:
 
 # --- strict reading ---------------------------------------------------------------------------
 
+LONGEST = 9  # digits of a number token read as it is; a longer one is TOO_LARGE for any grid
+TOO_LARGE = 10**LONGEST
+
 def value_of(token: str) -> int | None:
     """The value a token stands for (0 = blank), or None when it stands for none."""
     value = VALUES.get(token)
     if value is None and token.isascii() and token.isdigit():
-        return int(token)
+        return int(token) if len(token) <= LONGEST else TOO_LARGE  # int() of 5000 digits raises
     return value
 
 
@@ -181,13 +184,18 @@ def _refuse_words(text: str, line: int, offset: int) -> None:
             raise PuzzleError(_refuse_word(word), line=line, column=col + offset)
 
 
+def _cut(word: str) -> str:
+    """A token as a message quotes it: 40 characters at most."""
+    return word if len(word) <= 40 else word[:37] + "..."
+
+
 def _refuse_signed(word: str) -> str:
-    return (f"token {word!r} has a sign: a cell holds a digit (1-9, A-Z for 10 and up) or a "
+    return (f"token {_cut(word)!r} has a sign: a cell holds a digit (1-9, A-Z for 10 and up) or a "
             f"blank (. 0 or _), never a signed number")
 
 
 def _refuse_word(word: str) -> str:
-    return (f"token {word!r} is not a digit: the cells of this row are one character each, "
+    return (f"token {_cut(word)!r} is not a digit: the cells of this row are one character each, "
             f"apart (use 1-9, A-Z for 10 and up, and . 0 or _ for a blank)")
 
 
@@ -225,7 +233,8 @@ def _too_large(value: int, text: str, shape: Shape) -> str:
         top = DIGITS[shape.side - 1]
         digits = f"1-{top}" if shape.side <= 9 else f"1-9 and A-{top}"
         return f"character {text!r} is not a digit of a {shape} grid (its digits are {digits})"
-    return f"value {value} is larger than {shape.side}, the largest digit of a {shape} grid"
+    shown = str(value) if value < TOO_LARGE else f"{text[:12]}... ({len(text)} digits)"
+    return f"value {shown} is larger than {shape.side}, the largest digit of a {shape} grid"
 
 
 class DuplicateGiven(PuzzleError):

@@ -46,6 +46,7 @@ CELL = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
 RULE_CHARS = frozenset(" \t|-+=")
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # region labels written
 ANY = "."  # a candidates token: every digit
+MAX_DIGITS = 6  # of a number in a block: no grid's row, column or cage sum is longer
 Block = Sequence[tuple[int, str]]  # numbered lines: the header first
 Ref = tuple[int, int, int]  # a cell written rXcY: row, column (1-based), text column
 
@@ -109,7 +110,7 @@ class _Parts:
         if section := SECTION.match(text):
             self._open(section.group(1).lower(), number)
         elif cage := CAGE.match(text):
-            total = int(cage.group(1)) if cage.group(1) else None
+            total = _number(cage.group(1), number, cage.start(1) + 1) if cage.group(1) else None
             self.cages.append((number, total, cell_refs(cage.group(2), number, cage.start(2))))
             self.state = "listed"
         elif unit := UNIT.match(text):
@@ -165,10 +166,19 @@ def cell_refs(text: str, number: int, offset: int) -> list[Ref]:
         if not found:
             raise PuzzleError(f"{match.group()!r} is not a cell (write r1c1 for row 1, "
                               f"column 1)", line=number, column=offset + match.start() + 1)
-        refs.append((int(found.group(1)), int(found.group(2)), offset + match.start() + 1))
+        at = offset + match.start() + 1
+        refs.append((_number(found.group(1), number, at), _number(found.group(2), number, at), at))
     if not refs:
         raise PuzzleError("no cell listed (write r1c1 r1c2 ...)", line=number)
     return refs
+
+
+def _number(digits: str, line: int, column: int) -> int:
+    """A cage's sum or a cell's row or column: digits of no more than any grid needs."""
+    if len(digits) > MAX_DIGITS:
+        raise PuzzleError(f"{digits[:12]}... ({len(digits)} digits) is larger than any grid's "
+                          f"rows, columns or cage sums", line=line, column=column)
+    return int(digits)
 
 
 def _cells_of(refs: Sequence[Ref], side: int, number: int) -> tuple[int, ...]:
