@@ -298,3 +298,14 @@ def test_canon_shows_its_progress_on_a_long_file(tmp_path, capsys, monkeypatch):
     assert main(["canon", str(path)]) == 0
     assert capsys.readouterr().err.splitlines() == ["canon: 0 puzzles read, 0 classes",
                                                     "canon: 1 puzzles read, 1 classes"]
+
+
+def test_overlap_names_a_grid_whose_form_takes_too_long(tmp_path, capsys, monkeypatch):
+    from sudokucp.cli import datasets
+
+    monkeypatch.setattr(datasets, "FORM_SECONDS", 1e-6)
+    path = tmp_path / "hard.txt"
+    path.write_text(HARD_25 + "\n")
+    assert main(["datasets", "overlap", str(path), str(path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "hard:1: no canonical form of this 25x25 grid within 1e-06 s" in err[0]

@@ -71,6 +71,9 @@ def run_datasets(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+FORM_SECONDS = 10.0  # for one grid's canonical form (as `sudoku-cp canon`'s --timeout)
+
+
 def run_overlap(args: argparse.Namespace) -> int:
     """Print each set's classes and duplicates, then the classes both hold."""
     from sudokucp.isomorph import classes
@@ -86,8 +89,8 @@ def run_overlap(args: argparse.Namespace) -> int:
                 good.append(entry.puzzle)
         bad.finish()
         try:
-            grouped.append(classes(good))
-        except ValueError as err:  # a variant
+            grouped.append(classes(good, timeout=FORM_SECONDS))
+        except ValueError as err:  # a variant, or a form not found in time
             raise CommandError(f"{source}: {err}") from None
         held = sum(len(members) for members in grouped[-1].values())
         print(f"{source}: {plural(held, 'puzzle')}, {_classes(len(grouped[-1]))}"

@@ -273,11 +273,17 @@ def canonical_transform(puzzle: Puzzle | Sequence[int], shape: Shape | None = No
     return form, _transform_of(shape, flip, rows, cols, labels)
 
 
-def classes(puzzles: Iterable[Puzzle]) -> dict[Grid, list[Puzzle]]:
-    """The puzzles grouped by canonical form, classes in order of first appearance."""
+def classes(puzzles: Iterable[Puzzle], *, timeout: float | None = None
+            ) -> dict[Grid, list[Puzzle]]:
+    """The puzzles grouped by canonical form, classes in order of first appearance; TooLong
+    when one form takes more than `timeout` seconds."""
     found: dict[Grid, list[Puzzle]] = {}
     for puzzle in puzzles:
-        found.setdefault(canonical(puzzle), []).append(puzzle)
+        try:
+            form = canonical(puzzle, timeout=timeout)
+        except TooLong as err:
+            raise TooLong(f"{puzzle.name or puzzle.to_line()[:20]}: {err}") from None
+        found.setdefault(form, []).append(puzzle)
     return found
 
 
