@@ -210,6 +210,11 @@ def test_the_command_backend_keeps_only_what_an_answer_needs(monkeypatch):
     assert lines[:2] == ["s SATISFIABLE", "v 1 -2 0"]
     last = 3 * process.COMMENTS_KEPT - 1
     assert len(lines) == 2 + process.COMMENTS_KEPT and lines[-1] == f"c line {last}"
+    long = process.Kept("c")
+    for _ in range(100):  # one comment line of 6.4 MB, in pieces
+        long.add(b"c " + b"x" * 64000)
+    long.add(b"\nv 1 0\n")
+    assert long.text() == "v 1 0\n" + "c " + "x" * (process.LINE_KEPT - 2)
     monkeypatch.setattr(process, "OUT_KEPT", 1000)
     with pytest.raises(process.TooMuchOutput):
         process.Kept(None).add(b"x" * 2000)

@@ -27,6 +27,7 @@ TAIL = 300  # characters of standard error quoted in an error
 ERR_KEPT = 1 << 16  # bytes of standard error kept (its end)
 OUT_KEPT = 1 << 28  # bytes of standard output kept, comment lines apart: past it, an error
 COMMENTS_KEPT = 1000  # comment lines kept, the last ones (a solver's statistics come last)
+LINE_KEPT = 1 << 12  # bytes kept of a comment line
 CHUNK = 1 << 16
 
 
@@ -48,35 +49,60 @@ class Ran:
 
 class Kept:
     """Standard output as it streams in: every line kept but comment lines (those opening with
-    `comment`), of which only the last COMMENTS_KEPT stay; more than OUT_KEPT bytes is an error."""
+    `comment`), of which only the last COMMENTS_KEPT stay, cut to LINE_KEPT bytes each; more
+    than OUT_KEPT bytes of other lines is an error."""
 
     def __init__(self, comment: str | None) -> None:
         self.comment = comment.encode() if comment else None
         self.lines: list[bytes] = []
         self.comments: deque[bytes] = deque(maxlen=COMMENTS_KEPT)
-        self.size, self.partial = 0, b""
+        self.size = 0  # bytes kept in `lines` and `pieces`
+        self.pieces: list[bytes] = []  # the line not ended yet
 
     def add(self, data: bytes) -> None:
-        *whole, self.partial = (self.partial + data).split(b"\n")
-        for line in whole:
-            self._line(line)
-        if len(self.partial) > OUT_KEPT:
-            self._line(self.partial)
-            self.partial = b""
+        *whole, rest = data.split(b"\n")
+        if whole:
+            self._piece(whole[0])
+            self._close()
+            for line in whole[1:]:
+                self._piece(line)
+                self._close()
+        self._piece(rest)
 
-    def _line(self, line: bytes) -> None:
-        if self.comment is not None and line.startswith(self.comment):
-            self.comments.append(line)
+    def _is_comment(self) -> bool:
+        return self.comment is not None and self.pieces[0].startswith(self.comment)
+
+    def _piece(self, data: bytes) -> None:
+        if not data:
             return
-        self.size += len(line) + 1
+        if self.pieces and self._is_comment():
+            if sum(map(len, self.pieces)) < LINE_KEPT:
+                self.pieces.append(data[:LINE_KEPT])
+            return
+        self.pieces.append(data)
+        if not self._is_comment():
+            self._count(len(data))
+
+    def _count(self, size: int) -> None:
+        self.size += size
         if self.size > OUT_KEPT:
-            raise TooMuchOutput(f"the program printed more than {OUT_KEPT >> 20} MB of "
-                                f"output besides comment lines")
-        self.lines.append(line)
+            raise TooMuchOutput(f"the program printed more than {OUT_KEPT >> 20} MB of output "
+                                f"besides comment lines")
+
+    def _close(self) -> None:
+        """The line of `pieces` ended: kept, or kept among the last comment lines."""
+        if self.pieces and self._is_comment():
+            self.comments.append(b"".join(self.pieces)[:LINE_KEPT])
+        else:
+            self._count(1)  # its end of line
+            self.lines.append(b"".join(self.pieces))
+        self.pieces = []
 
     def text(self) -> str:
         """What was kept: the lines in order, then the last comment lines."""
-        lines = [*self.lines, *([self.partial] if self.partial else []), *self.comments]
+        if self.pieces:
+            self._close()
+        lines = [*self.lines, *self.comments]
         return b"\n".join(lines).decode(errors="replace").replace("\r\n", "\n")
 
 
