@@ -213,3 +213,4 @@ def test_compare_finds_a_claim_that_the_other_folders_solutions_refute(old, tmp_
     assert "REGRESSIONS: 6 (6 wrong in OLD)" in capsys.readouterr().out
     result = compare(_rows(old), _rows(claims))
     assert result.backends["new_solved"].sum() == 2 and result.regressed
+    assert result.backends["wrong_in_new"].sum() == 6
