@@ -157,7 +157,7 @@ def _per_backend(runs: pd.DataFrame, only_old: pd.Series, only_new: pd.Series, f
         counts = group["change"].value_counts()
         line = {"backend": backend, "runs": len(group), "old_solved": int(group["ok_old"].sum()),
                 "new_solved": int(group["ok_new"].sum()),
-                **{name.replace(" ", "_"): int(counts.get(name, 0))
+                **{name.replace(" ", "_").lower(): int(counts.get(name, 0))
                    for name in (WRONG_NEW, WRONG_OLD, NEWLY_UNSOLVED, "newly solved",
                                 SLOWER_RUN, "faster")},
                 "old_par2_s": group["par2_old"].mean(), "new_par2_s": group["par2_new"].mean(),
