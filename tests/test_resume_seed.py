@@ -30,3 +30,16 @@ def test_key_seed_reads_the_seed_of_an_isomorph_key():
     assert key_seed(run_key("mrv", "abc", 1, 3, 1, 0)) == 0
     assert key_seed(run_key("mrv", "abc", 1, 3)) is None
     assert key_seed("command:run=a~1@2|abc|1") is None  # a label may hold anything
+
+
+def test_resume_refuses_another_seed_than_the_runs_were_shuffled_with(tmp_path, capsys):
+    grids = tmp_path / "easy.txt"
+    grids.write_text(EASY + "\n")
+    bench = ["bench", "--puzzles", str(grids), "--backends", "mrv", "--repeat", "2",
+             "--out", str(tmp_path / "out")]
+    assert main(bench) == 0  # repeats: shuffled with seed 0
+    capsys.readouterr()
+    assert main([*bench, "--resume", "--seed", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "made in the order of --seed 0" in err and len(err.strip().splitlines()) == 1
+    assert main([*bench, "--resume", "--seed", "0"]) == 0

@@ -10,7 +10,7 @@ depend on it. This module runs a bench in its folder; the tables are written abo
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -247,7 +247,8 @@ def _resume(log: ResultLog, config: BenchConfig,
     check_settings(log, old, {"--limit": config.limit, "--timeout": config.timeout,
                               "--memory": config.memory_mb, "--cpu-limit": config.cpu_limit},
                    {c.label: c.version for c in contenders})
-    _same_seed(log, old, shuffle_seed(config.seed, config.repeat * (config.isomorphs + 1)))
+    _same_seed(log, old, shuffle_seed(config.seed, config.repeat * (config.isomorphs + 1)),
+               read_measurement(config.out))
     walls = sum(1 for row in old if row.cpu is None)
     if walls and config.measure == "cpu":
         notes.append(f"{log.path}: {walls} runs logged before CPU time was measured keep their "
@@ -255,14 +256,23 @@ def _resume(log: ResultLog, config: BenchConfig,
     return [measured(row, config.measure) for row in old], notes
 
 
-def _same_seed(log: ResultLog, old: Sequence[Row], seed: int | None) -> None:
-    """Refuse to resume with another seed than the logged isomorphs were drawn with: two sets
-    of forms would stand side by side as one."""
+def _same_seed(log: ResultLog, old: Sequence[Row], seed: int | None,
+               recorded: Mapping[str, Any]) -> None:
+    """Refuse to resume with another seed than the logged isomorphs were drawn with (two sets
+    of forms would stand side by side as one), or than the runs were shuffled with
+    (measurement.json's `seed`, when a bench of the folder ended)."""
     drawn = sorted({s for row in old if (s := key_seed(row.key)) is not None})
     if drawn and drawn != [seed or 0]:
         raise BenchError(f"{log.path}: --resume with --seed {seed or 0}, but the isomorphs there "
                          f"were drawn with --seed {', '.join(map(str, drawn))}: use that seed, "
                          f"leave out --resume to start over, or choose another --out")
+    if "seed" in recorded and recorded["seed"] != seed:
+        made = "in order (no --seed)" if recorded["seed"] is None else (
+            f"in the order of --seed {recorded['seed']}")
+        given = "no --seed" if seed is None else f"--seed {seed}"
+        raise BenchError(f"{log.path}: --resume with {given}, but the runs there were made "
+                         f"{made}: use the same, leave out --resume to start over, or choose "
+                         f"another --out")
 
 
 def pending(tasks: Sequence[Task], old: Sequence[Row], retry: frozenset[Status]) -> list[Task]:

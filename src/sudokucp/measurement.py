@@ -16,7 +16,7 @@ from sudokucp.io.files import write_text
 from sudokucp.result import is_amount, is_real, is_strings
 
 MEASUREMENT = ("measure", "repeat", "cpu_limit", "pin", "load", "load_end", "calibration",
-               "warnings")  # the settings that measurement.json keeps for `sudoku-cp report`
+               "warnings", "seed")  # the settings measurement.json keeps (report, --resume)
 MEASUREMENT_FILE = "measurement.json"
 
 
@@ -69,4 +69,5 @@ MEASUREMENT_TYPES: dict[str, Callable[[Any], bool]] = {
     "load_end": lambda v: isinstance(v, str),
     "calibration": _calibration,
     "warnings": lambda v: isinstance(v, list) and is_strings(v),
+    "seed": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
 }
