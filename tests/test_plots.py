@@ -87,7 +87,8 @@ def test_a_scatter_panel_draws_a_sample_past_its_cap_and_says_so():
         draw_points(ax, frame, "a", "b", 20000.0)
         drawn = sum(len(c.get_offsets()) for c in ax.collections)
         assert drawn == SCATTER_POINTS
-        assert ax.get_title().startswith(f"{SCATTER_POINTS + 500:,} puzzles; {SCATTER_POINTS:,} drawn")
+        title = f"{SCATTER_POINTS + 500:,} puzzles; {SCATTER_POINTS:,} drawn"
+        assert ax.get_title().startswith(title)
     finally:
         plt.close(fig)
 
