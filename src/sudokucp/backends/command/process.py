@@ -132,7 +132,7 @@ def _run(argv: list[str], stdin: str | None, deadline: float | None, comment: st
          ) -> tuple[str, str, int, bool]:
     become_subreaper()
     known = children()
-    out, err = Kept(comment), Tail()
+    out, errors = Kept(comment), Tail()
     with _feed(stdin) as feed:
         try:
             proc = subprocess.Popen(argv, stdin=feed, stdout=subprocess.PIPE,
@@ -140,14 +140,15 @@ def _run(argv: list[str], stdin: str | None, deadline: float | None, comment: st
         except OSError as err:
             raise RuntimeError(f"cannot run {argv[0]!r}: {err.strerror or err}") from None
     try:
-        ended = _read(proc, deadline, {proc.stdout.fileno(): out, proc.stderr.fileno(): err})
+        ended = _read(proc, deadline, {proc.stdout.fileno(): out,
+                                       proc.stderr.fileno(): errors})
     except BaseException:
         _end(proc, known, None)
         raise
-    _end(proc, known, (out, err) if ended else None)
+    _end(proc, known, (out, errors) if ended else None)
     if not ended:
         return "", "", -signal.SIGKILL, True
-    return out.text(), err.text(), proc.returncode, False
+    return out.text(), errors.text(), proc.returncode, False
 
 
 @contextlib.contextmanager
