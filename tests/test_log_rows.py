@@ -65,3 +65,21 @@ def test_a_bad_line_is_named_and_the_others_read(tmp_path):
     assert [note.split(": ", 1)[1] for note in notes] == [
         "line 2 is not a result record; skipped",
         "line 3: field 'seconds' is 'abc', not a number from 0 to 9e+15; skipped"]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_reading_a_folder_leaves_the_collector_as_it_found_it(tmp_path, enabled):
+    import gc
+
+    from test_html_report import write_log
+
+    from sudokucp.reporting.results_folder import load_folder
+
+    folder = write_log(tmp_path / "runs")
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        assert len(load_folder(folder).rows) == 18
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()

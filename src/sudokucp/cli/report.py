@@ -63,6 +63,8 @@ def scatter_pairs(texts: list[str] | None, backends: list[str]) -> list[tuple[st
 
 
 def run_report(args: argparse.Namespace) -> int:
+    import gc
+
     from sudokucp.io.files import FolderBusy, FolderLock
     from sudokucp.measurement import read_measurement
     from sudokucp.reporting.report import write_reports
@@ -72,6 +74,7 @@ def run_report(args: argparse.Namespace) -> int:
         folder = load_folder(args.folder)
     except FolderError as err:
         raise CommandError(str(err)) from None
+    gc.freeze()  # the runs read stay to the end: later collections need not walk them
     chosen = scatter_pairs(args.scatter, sorted({row.backend for row in folder.rows}))
     out = Path(args.out or args.folder)
     command = shlex.join(["sudoku-cp", *getattr(args, "argv", ["report", args.folder])])

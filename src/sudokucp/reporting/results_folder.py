@@ -4,7 +4,10 @@ it, and the settings those runs carry."""
 
 from __future__ import annotations
 
+import gc
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -51,12 +54,26 @@ def load_folder(folder: str | Path) -> ResultsFolder:
     path = Path(folder)
     if not path.is_dir():
         raise FolderError(f"{path}: no such folder")
-    rows, notes = read_rows(path / RESULTS)
-    if not rows:
-        raise FolderError(f"{path / RESULTS}: no run recorded")
-    judged = rechecked(latest(rows))
-    checked, disagreements = cross_validate([enforce_time_limit(row) for row in judged])
+    with gc_paused():
+        rows, notes = read_rows(path / RESULTS)
+        if not rows:
+            raise FolderError(f"{path / RESULTS}: no run recorded")
+        judged = rechecked(latest(rows))
+        checked, disagreements = cross_validate([enforce_time_limit(row) for row in judged])
     return ResultsFolder(path, checked, disagreements, notes)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic collector off for a while (as it was after): reading a million rows
+    makes millions of objects and no cycle, and each full collection would walk them all."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def rechecked(rows: list[Row]) -> list[Row]:
