@@ -1,12 +1,14 @@
 """Shared fixtures: the project's puzzles, the shipped samples of the public sets, every backend;
-the session's own empty caches (numba's and the data sets'), so that a warm cache on the machine
-changes no test's outcome."""
+the session's own caches, so that a warm cache on the machine changes no test's outcome."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -14,10 +16,11 @@ import pytest
 
 from sudokucp.backends import BACKENDS, backend_class
 
-# The session's caches, made by the controlling process before xdist starts its workers (they
-# inherit the environment), removed at its end: numba's (jit kernels), the data sets' (empty:
-# tests that fetch give their own), and no 9x9 machine code built after a command (the tests of
-# ahead.py build it in folders of their own).
+# The session's caches, set by the controlling process before xdist starts its workers (they
+# inherit the environment): the data sets' empty (tests that fetch give their own), removed at
+# the end; numba's the tests' own (.pytest_cache/d/sudokucp-numba), the jit kernels compiled
+# into it before any test, once per version of their sources (warm_jit), never the user's; no
+# 9x9 machine code built after a command (the tests of ahead.py build it in folders of theirs).
 SESSION_ENV = "SUDOKUCP_TEST_SESSION"
 
 
@@ -25,11 +28,45 @@ def pytest_configure(config) -> None:
     if os.environ.get(SESSION_ENV):
         return  # a worker of this session: set already
     folder = tempfile.mkdtemp(prefix="sudokucp-tests-")
-    for name, sub in (("NUMBA_CACHE_DIR", "numba"), ("SUDOKUCP_CACHE", "datasets")):
-        os.environ[name] = os.path.join(folder, sub)
+    cache = getattr(config, "cache", None)  # None with -p no:cacheprovider
+    numba = cache.mkdir("sudokucp-numba") if cache is not None else Path(folder) / "numba"
+    os.environ["NUMBA_CACHE_DIR"] = str(numba)
+    os.environ["SUDOKUCP_CACHE"] = os.path.join(folder, "datasets")
     os.environ["SUDOKUCP_JIT_AHEAD"] = "load"
     os.environ[SESSION_ENV] = folder
     config._sudokucp_session = folder
+    warm_jit(Path(numba))
+
+
+WARM = ("import sys\n"
+        "from sudokucp.backends.jit.kernels import compiled, entries\n"
+        "for kernel in sys.argv[1:]:\n"
+        "    for entry, version in entries(kernel):\n"
+        "        compiled(kernel, entry, version)\n")
+
+
+def warm_jit(folder: Path) -> None:
+    """Compile every jit kernel into the tests' numba cache, in two processes (a half each),
+    before any test's clock runs: a minute or two, once per version of the kernels' sources
+    (a stamp marks it done; older versions' folders are removed)."""
+    if importlib.util.find_spec("numba") is None:
+        return
+    from sudokucp.backends.jit import ahead
+
+    stamp = ahead.kernel_folder(str(folder)) / "warm"
+    if stamp.exists():
+        return
+    sys.stderr.write("compiling the jit kernels into the tests' cache (once per version of "
+                     "their sources)…\n")
+    halves = (["dfs"], ["bands", "cdcl", "scan", "groups"])
+    runs = [subprocess.Popen([sys.executable, "-c", WARM, *half], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True) for half in halves]
+    errors = [run.communicate()[1] for run in runs]
+    if any(run.returncode for run in runs):
+        sys.stderr.write("".join(errors)[-2000:])  # the tests that compile will say more
+        return
+    stamp.write_text("")
+    ahead.prune(str(folder))
 
 
 SLOW_LIMIT = 600  # seconds: the backstop of a test marked slow, exempt from the 30 s limit

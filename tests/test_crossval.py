@@ -13,6 +13,9 @@ from sudokucp.executors.local import LocalExecutor
 from sudokucp.harness import Contender, Dataset, cross_validate, execute, load_dataset, plan
 from sudokucp.result import Status
 
+# Every backend on every file: its module's runs take a minute of two cores, more under load.
+pytestmark = pytest.mark.slow
+
 PER_FILE = 2  # the first puzzles of every file: every file and every backend, not every puzzle
 TIMEOUT = 1.0  # seconds per run: far above the milliseconds the fast backends take on these grids
 # Plain backtracking and python-constraint's pure-Python search end as TIMEOUT on the hard grids

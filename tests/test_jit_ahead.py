@@ -151,11 +151,12 @@ def test_a_build_asked_for_tries_again_after_a_failure(cache, tmp_path):
 @pytest.mark.slow
 def test_the_compile_tests_pass_after_a_warm_up(cache):
     """With the module built in the user's cache folder (a warm-up), the tests of numba's
-    compiles still pass: the tests run with caches of their own."""
+    compiles still pass: the tests run with caches of their own (numba's the tests' folder in
+    .pytest_cache, warm already)."""
     names = ("test_the_first_result_reports_the_compile_apart or "
              "test_a_nine_by_nine_solve_compiles_only_its_entry_point")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-p",
-                           "no:cacheprovider", "-o", "addopts=", "-q",
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-o", "addopts=",
+                           "-q",
                            str(ROOT / "tests" / "test_jit.py"), "-k",
                            names], env=cache, cwd=ROOT, capture_output=True, text=True,
                           check=False)

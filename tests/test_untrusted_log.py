@@ -157,7 +157,8 @@ def _one_wrong_field():
         lambda name: st.tuples(st.just(name), WRONG[name]))
 
 
-@settings(max_examples=30, deadline=None)
+@pytest.mark.slow  # each example writes a whole report: about 4 s on a quiet core
+@settings(max_examples=8, deadline=None)
 @given(line=st.integers(1, 10), field_value=_one_wrong_field())
 def test_any_wrong_value_is_a_note_and_report_and_compare_go_on(real, tmp_path_factory, line,
                                                                   field_value):
@@ -172,7 +173,8 @@ def test_any_wrong_value_is_a_note_and_report_and_compare_go_on(real, tmp_path_f
     assert code in (0, 1) and f"line {line}: field '{name}' is " in err
 
 
-@settings(max_examples=25, deadline=None)
+@pytest.mark.slow  # each example writes a whole report
+@settings(max_examples=8, deadline=None)
 @given(line=st.integers(1, 10), name=st.sampled_from(sorted(WRONG)), value=JSON)
 def test_any_json_value_in_any_field_never_escapes(real, tmp_path_factory, line, name, value):
     root = tmp_path_factory.mktemp("case")
