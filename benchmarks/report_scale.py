@@ -9,7 +9,7 @@ The 1,000,000-run log is made from it, not run: each line written ten times with
 Each report runs in a child process (`sudoku-cp report DIR --out OUT`); its wall time, CPU time
 (user + system) and peak resident memory come from os.wait4. The 100,000-run report runs
 `--repeat` times (median and range), the 1,000,000-run one once. Then one in-process cProfile of
-the 100,000-run report, its time grouped by stage.
+each report, its time grouped by stage (`--no-million-profile` leaves out the second).
 
     python benchmarks/report_scale.py [--folder /tmp/sudokucp-report-scale] [--repeat 3]
 
@@ -156,6 +156,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folder", type=Path, default=Path("/tmp/sudokucp-report-scale"))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-million-profile", dest="million_profile", action="store_false")
     args = parser.parse_args()
     header = Provenance()
     small, large = args.folder / "runs100k", args.folder / "runs1m"
@@ -164,18 +165,18 @@ def main() -> None:
     measured = {RUNS: [timed_report(small, args.folder / "out100k")
                        for _ in range(args.repeat)],
                 RUNS * COPIES: [timed_report(large, args.folder / "out1m")]}
-    total, stages = profile(small, args.folder / "profiled")
+    profiles = {RUNS: profile(small, args.folder / "profiled")}
+    if args.million_profile:
+        profiles[RUNS * COPIES] = profile(large, args.folder / "profiled")
     bench_load = json.loads((small / "measurement.json").read_text()).get("load")
-    write_text(OUT, "\n".join(report_text(header, made, bench_load, measured, total, stages))
+    write_text(OUT, "\n".join(report_text(header, made, bench_load, measured, profiles))
                + "\n")
     print(f"wrote {OUT}")
 
 
 def report_text(header: Provenance, made: str, bench_load: object,
-                measured: dict[int, list[dict[str, float]]], total: float,
-                stages: list[tuple[str, float]]) -> list[str]:
-    shown = len(STAGES)
-    rest = total - sum(seconds for _, seconds in stages[:shown])
+                measured: dict[int, list[dict[str, float]]],
+                profiles: dict[int, tuple[float, list[tuple[str, float]]]]) -> list[str]:
     return [
         "# `sudoku-cp report` at scale", "", *header.lines(), "",
         "The machine is shared: the load above is what the report runs shared it with; CPU time "
@@ -192,17 +193,36 @@ def report_text(header: Provenance, made: str, bench_load: object,
         "Each report is `sudoku-cp report DIR --out OUT` in a child process; CPU time and peak "
         "RSS from `os.wait4`. The 100,000-run figures are the median and range of the reports "
         "run; the 1,000,000-run report ran once.", "",
-        "## Where the time goes (100,000 runs)", "",
-        f"One run of the report under cProfile: {total:.1f} s in all (profiling slows Python "
-        "calls, so the shares matter more than the seconds).", "",
-        "| stage | s (profiled) | share |", "|---|---:|---:|",
-        *(f"| {stage} | {seconds:.2f} | {seconds / total:.0%} |"
-          for stage, seconds in stages[:shown]),
-        f"| the rest (imports, settings, summary.md, console) | {rest:.2f} | {rest / total:.0%} |",
-        "", "Inside those stages:", "",
-        *(f"- {stage}: {seconds:.2f} s ({seconds / total:.0%})"
-          for stage, seconds in stages[shown:]), "",
+        "## Where the time goes", "",
+        "One run of each report under cProfile, in this process (profiling slows Python calls, "
+        "so the shares matter more than the seconds).", "",
+        *profile_table(profiles),
     ]
+
+
+def profile_table(profiles: dict[int, tuple[float, list[tuple[str, float]]]]) -> list[str]:
+    """A column of profiled seconds and shares per log size, a line per stage."""
+    sizes = list(profiles)
+    shown = len(STAGES)
+    head = "| stage | " + " | ".join(f"{runs:,} runs: s (share)" for runs in sizes) + " |"
+    lines = [head, "|---|" + "---:|" * len(sizes)]
+    for index, (stage, _, _) in enumerate(STAGES + PARTS):
+        label = stage if index < shown else f"*inside those: {stage}*"
+        cells = []
+        for runs in sizes:
+            total, stages = profiles[runs]
+            cells.append(f"{stages[index][1]:.2f} ({stages[index][1] / total:.0%})")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+        if index == shown - 1:
+            rest = []
+            for runs in sizes:
+                total, stages = profiles[runs]
+                other = total - sum(seconds for _, seconds in stages[:shown])
+                rest.append(f"{other:.2f} ({other / total:.0%})")
+            lines.append("| the rest (imports, settings, summary.md, console) | "
+                         + " | ".join(rest) + " |")
+    totals = " | ".join(f"**{profiles[runs][0]:.1f}**" for runs in sizes)
+    return [*lines, f"| all (profiled) | {totals} |", ""]
 
 
 if __name__ == "__main__":
