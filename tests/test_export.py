@@ -27,7 +27,7 @@ from sudokucp.io.exporters import (
     instance_header,
     model_text,
 )
-from sudokucp.io.exporters.cnf import clauses, read_sat, rules
+from sudokucp.io.exporters.cnf import read_sat
 from sudokucp.io.exporters.mzn import read_minizinc
 from sudokucp.io.exporters.xcsp3 import read_xcsp3
 from sudokucp.puzzle import Puzzle, Shape
@@ -229,29 +229,6 @@ def test_an_unsat_grid_is_unsat_in_every_format(puzzle, tmp_path):
     for fmt in ("mzn", "dzn", "fzn"):
         answer = decode(run_minizinc(fmt, puzzle, tmp_path), fmt, puzzle.shape)
         assert (answer.verdict, answer.complete) == ("UNSAT", True), fmt
-
-
-def test_the_cnf_is_the_sat_backends_cnf():
-    """The exporter's clauses equal those of backends/sat/cnf.py (rebuilt below the backends):
-    the same arrays for every shape, and the same clauses once the givens are applied (there
-    renumbered, here with the fixed variables as unit clauses)."""
-    import numpy as np
-
-    from sudokucp.backends.sat.cnf import encode, simplify
-
-    for encoding in ("minimal", "extended"):
-        for shape in SHAPES:
-            ours, theirs = rules(shape, encoding), encode(shape, encoding)
-            assert np.array_equal(ours.binaries, theirs.binaries), (shape, encoding)
-            assert np.array_equal(ours.longs, theirs.longs), (shape, encoding)
-        puzzle = Puzzle.parse(HARD)
-        simple = simplify(encode(puzzle.shape, encoding), puzzle.cells)
-        free = set(simple.free.tolist())
-        renamed = sorted(sorted(int(simple.free[abs(v) - 1]) * (1 if v > 0 else -1) for v in c)
-                         for c in simple.clauses)
-        ours = sorted(sorted(c) for c in clauses(puzzle, encoding)
-                      if len(c) > 1 or abs(c[0]) in free)
-        assert ours == renamed, encoding
 
 
 # --- reading what solvers print -------------------------------------------------------------------

@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sudokucp"
 # Lowest first. A module may import its own layer and the layers below it, never one above.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("core", ("", "errors", "clock", "processes", "puzzle", "rules", "check", "result", "io",
-              "isomorph", "i18n", "display")),
+              "isomorph", "i18n", "display", "encodings")),
     ("measures", ("calibration", "stats")),
     ("engine", ("engine",)),
     ("backends", ("backends",)),
@@ -128,6 +128,29 @@ def test_the_rules_catch_a_planted_import(tmp_path, monkeypatch, into, source, r
     copy.write_text(planted.read_text() + "\n" + source)
     monkeypatch.setattr("pathlib.Path.read_text", _reading(planted, copy))
     assert any(rule in b for b in breaches(planted))
+
+
+def backend_paths(path: Path) -> list[str]:
+    """Every string of a file that names the backends' folder, as 'file:line: text': a reader or
+    writer that opens a backend's files (a model, a table) depends on it without an import."""
+    tree = ast.parse(path.read_text(), str(path))
+    return [f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {node.value!r}"
+            for node in ast.walk(tree) if isinstance(node, ast.Constant)
+            and isinstance(node.value, str) and node.value.split("/")[0] == "backends"]
+
+
+def test_no_reader_or_writer_opens_a_backends_file():
+    found = [b for path in SOURCES if module_name(path).startswith("io") for b in
+             backend_paths(path)]
+    assert found == [], "\n".join(found)
+
+
+def test_a_backends_path_planted_in_io_is_caught(tmp_path, monkeypatch):
+    planted = PACKAGE / "io" / "exporters" / "mzn.py"
+    copy = tmp_path / planted.name
+    copy.write_text(planted.read_text() + '\nMODEL = ("backends", "minizinc", "sudoku.mzn")\n')
+    monkeypatch.setattr("pathlib.Path.read_text", _reading(planted, copy))
+    assert backend_paths(planted)
 
 
 def _reading(planted: Path, copy: Path):

@@ -37,8 +37,8 @@ from tempfile import TemporaryDirectory
 from sudokucp.backends.base import TIMED_OUT, Backend, OptionError, SearchOutcome
 from sudokucp.backends.command.process import Ran, exit_words, last_line, run, tail
 from sudokucp.clock import expired
+from sudokucp.encodings.cnf import ENCODINGS
 from sudokucp.io.exporters import (
-    ENCODINGS,
     Answer,
     DecodeError,
     decode,

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from sudokucp.backends.base import OptionError
 from sudokucp.backends.command.command import Command
-from sudokucp.io.exporters import ENCODINGS
+from sudokucp.encodings.cnf import ENCODINGS
 
 VERSION = re.compile(r"\d+(?:\.\d+)+|\b\d{3,}\b|\bsc\d{4}\b")
 DEBIAN = "apt-get install"

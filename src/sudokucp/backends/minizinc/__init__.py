@@ -1,1 +1,1 @@
-"""The minizinc backend and its model, sudoku.mzn (package data)."""
+"""The minizinc backend; its models are sudokucp.encodings.mzn's."""

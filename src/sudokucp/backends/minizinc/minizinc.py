@@ -13,7 +13,7 @@ dropped (the package's `solve` would gather every one: 1.3 GB for 1.9 M solution
 exact when MiniZinc reports the search exhausted.
 Stats read back: nodes and failures (the solver's), encode_s, solve_s.
 A variant runs sudoku_variant.mzn, whose data are the groups, cage sums and candidates of
-sudokucp.rules.layout.
+sudokucp.rules.layout. Both models and their data come from sudokucp.encodings.mzn.
 """
 
 from __future__ import annotations
@@ -28,15 +28,13 @@ import warnings
 from collections.abc import Iterator
 from datetime import timedelta
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, OptionError, SearchOutcome
+from sudokucp.encodings.mzn import MODEL, model_data, model_of, model_path
 from sudokucp.puzzle import Grid, Puzzle, Shape
-from sudokucp.rules import CLASSIC_KIND, KINDS, digits_of, layout
+from sudokucp.rules import CLASSIC_KIND, KINDS
 
-MODEL = "sudoku.mzn"
-VARIANT_MODEL = "sudoku_variant.mzn"
 INSTALL = ("the MiniZinc toolchain is not installed (no `minizinc` binary on PATH): "
            "apt-get install minizinc flatzinc (Debian, Ubuntu), or MiniZinc's own bundle")
 PIP = "the Python package minizinc is not installed: pip install 'sudoku-cp[minizinc]'"
@@ -76,18 +74,8 @@ def instance_for(solver_id: str, model_file: str = MODEL) -> Any:
     the model once)."""
     import minizinc
 
-    model = minizinc.Model(Path(__file__).with_name(model_file))
+    model = minizinc.Model(model_path(model_file))
     return minizinc.Instance(minizinc.Solver.lookup(solver_id), model)
-
-
-def variant_data(puzzle: Puzzle) -> dict[str, Any]:
-    """The data of sudoku_variant.mzn for a puzzle: cells numbered from 1."""
-    lay = layout(puzzle.shape, puzzle.rules)
-    return {"n": puzzle.side, "givens": list(puzzle.cells),
-            "allowed": [set(digits_of(m)) for m in lay.allowed],
-            "ngroups": len(lay.groups), "groups": [{c + 1 for c in g} for g in lay.groups],
-            "nsums": len(lay.sums), "cages": [{c + 1 for c in g} for g, _ in lay.sums],
-            "sums": [total for _, total in lay.sums]}
 
 
 class _Watched:
@@ -202,19 +190,13 @@ class MiniZinc(Backend):
         import minizinc
         from minizinc.error import MiniZincWarning
 
-        n, shape = puzzle.side, puzzle.shape
         left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
         found = self.collector()
-        model = MODEL if puzzle.rules.classic else VARIANT_MODEL
-        with self._instance(model).branch() as instance, warnings.catch_warnings():
+        with self._instance(model_of(puzzle)).branch() as instance, warnings.catch_warnings():
             warnings.simplefilter("ignore", MiniZincWarning)  # Gecode 6.2's library is dated
             instance["dom"] = self.options["domain"]
-            if puzzle.rules.classic:
-                instance["r"], instance["c"] = shape.box_rows, shape.box_cols
-                instance["givens"] = [list(puzzle.cells[i * n:(i + 1) * n]) for i in range(n)]
-            else:
-                for key, value in variant_data(puzzle).items():
-                    instance[key] = value
+            for key, value in model_data(puzzle).items():
+                instance[key] = value
             with stop_on_interrupt(instance):
                 outcome, raw = asyncio.run(self._stream(instance, found, limit, left))
         return self._read(minizinc.Status, outcome, raw, found, limit, deadline is not None)

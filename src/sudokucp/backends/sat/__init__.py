@@ -1,1 +1,1 @@
-"""SAT backends: the shared CNF encoding, pycosat (sat) and PySAT (pysat)."""
+"""SAT backends over the CNF of sudokucp.encodings.cnf: pycosat (sat) and PySAT (pysat)."""

@@ -1,4 +1,5 @@
-"""The CNF of `cnf.py` solved by python-sat's CDCL solvers (CaDiCaL, Glucose, MapleChrono, ...).
+"""The CNF of sudokucp.encodings.cnf solved by python-sat's CDCL solvers (CaDiCaL, Glucose,
+MapleChrono, ...).
 
 Glossary: n = side, var(cell, d) = cell * n + d (1..n^3), sel = the selector of one count.
 Two ways to give the solver a grid (option `givens`):
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, SearchOutcome
-from sudokucp.backends.sat.cnf import (
+from sudokucp.encodings.cnf import (
     ENCODINGS,
     Simplified,
     block,

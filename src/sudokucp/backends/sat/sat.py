@@ -1,4 +1,5 @@
-"""CNF solved by pycosat (PicoSAT): the shape's clauses from `cnf.py`, built once per shape.
+"""CNF solved by pycosat (PicoSAT): the shape's clauses from sudokucp.encodings.cnf, built once
+per shape.
 
 Glossary: n = side, var(cell, d) = cell * n + d (1..n^3), free = variables the givens leave open.
 The givens simplify the cached clauses (satisfied clauses dropped, false literals removed) and the
@@ -20,7 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
-from sudokucp.backends.sat.cnf import (
+from sudokucp.clock import expired
+from sudokucp.encodings.cnf import (
     ENCODINGS,
     Clauses,
     Simplified,
@@ -30,7 +32,6 @@ from sudokucp.backends.sat.cnf import (
     encoding_for,
     simplify,
 )
-from sudokucp.clock import expired
 from sudokucp.puzzle import Grid, Puzzle, Shape
 from sudokucp.rules import CLASSIC_KIND, KINDS
 

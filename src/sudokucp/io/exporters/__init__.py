@@ -1,5 +1,6 @@
 """Exporters: a puzzle as the file a SAT, pseudo-Boolean or CP solver reads (DIMACS CNF, OPB,
-XCSP3, MiniZinc, FlatZinc), and the decoders that turn what the solver prints back into grids.
+XCSP3, MiniZinc, FlatZinc; the models built by sudokucp.encodings), and the decoders that turn
+what the solver prints back into grids.
 
 `FORMATS` names each one: its file suffix, its title (the header's first line), one line on how
 a model decodes, its writer and its reader. Every file opens with the comment lines of header.py,
@@ -12,19 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from sudokucp.encodings.cnf import ENCODINGS, encode, to_dimacs, to_opb
+from sudokucp.encodings.mzn import model_text, to_dzn, to_model, to_mzn
+from sudokucp.encodings.xcsp3 import to_xcsp3
 from sudokucp.io.exporters.answer import Answer, DecodeError, Output, WrongModel, solver_stats
-from sudokucp.io.exporters.cnf import ENCODINGS, read_sat, rules, to_dimacs, to_opb
+from sudokucp.io.exporters.cnf import read_sat
 from sudokucp.io.exporters.header import Header, header_lines, read_header
-from sudokucp.io.exporters.mzn import (
-    INSTALL,
-    model_text,
-    read_minizinc,
-    to_dzn,
-    to_fzn,
-    to_model,
-    to_mzn,
-)
-from sudokucp.io.exporters.xcsp3 import read_xcsp3, to_xcsp3
+from sudokucp.io.exporters.mzn import INSTALL, read_minizinc, to_fzn
+from sudokucp.io.exporters.xcsp3 import read_xcsp3
 from sudokucp.puzzle import Grid, Puzzle, Shape
 
 Reader = Callable[..., Answer]
@@ -104,7 +100,7 @@ def warm(shape: Shape, fmt: str, encoding: str = "extended") -> None:
     """Build what exporting a shape in `fmt` shares between puzzles (the CNF's clauses, the
     MiniZinc model), so that the first export costs no more than the others."""
     if fmt == "dimacs":
-        rules(shape, encoding)
+        encode(shape, encoding)
     elif fmt in ("mzn", "dzn", "fzn"):
         model_text()
 

@@ -1,22 +1,13 @@
-"""DIMACS CNF and OPB of a puzzle, and the reader of SAT (and pseudo-Boolean) competition output.
+"""The reader of SAT (and pseudo-Boolean) competition output, for the DIMACS CNF and OPB files
+that sudokucp.encodings.cnf writes.
 
-Glossary: n = side, var(cell, d) = cell * n + d (1..n^3), cells row-major from 0. The clauses are
-those of the `sat` and `pysat` backends (backends/sat/cnf.py, the same order; a test holds them
-equal), rebuilt here because the readers' layer sits below the backends: `minimal` = each cell
-at least one digit, each digit at most once per unit; `extended` adds at most one digit per cell
-and each digit at least once per unit. The givens are applied as those backends apply them
-(satisfied clauses dropped, false literals removed) but the numbering is kept, and every fixed
-variable is a unit clause, so that a model decodes by the formula alone.
+Glossary: n = side, var(cell, d) = cell * n + d (1..n^3), cells row-major from 0: a true variable
+puts its digit in its cell, so a model decodes by the formula alone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache
-from itertools import combinations
-
-import numpy as np
+from collections.abc import Sequence
 
 from sudokucp.io.exporters.answer import (
     SAT,
@@ -30,128 +21,11 @@ from sudokucp.io.exporters.answer import (
     numbered_lines,
     quote,
 )
-from sudokucp.puzzle import Grid, Puzzle, Shape, cell_name, geometry
+from sudokucp.puzzle import Grid, Shape, cell_name
 
-ENCODINGS = ("minimal", "extended")
 VERDICTS = {"SATISFIABLE": SAT, "SAT": SAT, "UNSATISFIABLE": UNSAT, "UNSAT": UNSAT,
             "UNKNOWN": UNKNOWN, "INDET": UNKNOWN, "INDETERMINATE": UNKNOWN}
 EXIT_VERDICTS = {10: SAT, 20: UNSAT}  # the SAT competition's exit codes
-
-
-@dataclass(frozen=True)
-class Rules:
-    """One shape's clauses: binaries (-a | -b) and positive long clauses, as variable arrays."""
-
-    n: int
-    binaries: np.ndarray  # (B, 2)
-    longs: np.ndarray  # (L, n)
-    kills: np.ndarray  # (n^3 + 1, K) variables a true variable makes false; row 0 unused
-
-
-@cache
-def rules(shape: Shape, encoding: str) -> Rules:
-    """The clauses of `shape` for an encoding, built once per process."""
-    n, geo = shape.side, geometry(shape)
-    var = np.arange(1, n ** 3 + 1).reshape(n * n, n)  # var[cell, d - 1]
-    pairs = np.array([(a, b) for a in range(n * n) for b in geo.peers[a] if a < b])
-    binaries = [np.stack([var[pairs[:, 0]], var[pairs[:, 1]]], axis=-1).reshape(-1, 2)]
-    longs = [var]
-    if encoding == "extended":
-        digits = np.array(list(combinations(range(n), 2)))
-        binaries.append(np.stack([var[:, digits[:, 0]], var[:, digits[:, 1]]],
-                                 axis=-1).reshape(-1, 2))
-        longs.append(var[np.array(geo.units)].transpose(0, 2, 1).reshape(-1, n))
-    others = np.array([[e for e in range(n) if e != d] for d in range(n)])
-    kills = np.concatenate([var[:, others], var[np.array(geo.peers)].transpose(0, 2, 1)],
-                           axis=-1).reshape(n ** 3, -1)
-    kills = np.vstack([np.zeros((1, kills.shape[1]), dtype=kills.dtype), kills])
-    return Rules(n, np.concatenate(binaries), np.concatenate(longs), kills)
-
-
-def fixed(rules_: Rules, cells: Grid) -> np.ndarray | None:
-    """Per variable (index 0 unused): 1 true by a given, -1 false by one, 0 free; None when the
-    givens contradict each other."""
-    n, given = rules_.n, np.array(cells)
-    where = np.flatnonzero(given)
-    true = where * n + given[where]
-    state = np.zeros(n ** 3 + 1, dtype=np.int8)
-    state[rules_.kills[true].ravel()] = -1
-    if (state[true] == -1).any():
-        return None
-    state[true] = 1
-    state[0] = 0
-    return state
-
-
-def clauses(puzzle: Puzzle, encoding: str, blocked: Sequence[Grid] = ()) -> list[list[int]]:
-    """The puzzle's clauses: the shape's, simplified by the givens, a unit clause per fixed
-    variable, and one clause per blocked grid (not all of its open cells again). Givens that
-    the simplification finds contradictory leave the shape's clauses whole, the givens as
-    units, for the solver to refute."""
-    shape_rules = rules(puzzle.shape, encoding)
-    blocks = [block_clause(puzzle, grid) for grid in blocked]
-    state = fixed(shape_rules, puzzle.cells)
-    shortened = None if state is None else _shortened(shape_rules.longs, state)
-    if state is None or shortened is None:
-        n = puzzle.side
-        units = [[cell * n + v] for cell, v in enumerate(puzzle.cells) if v]
-        return (-shape_rules.binaries).tolist() + shape_rules.longs.tolist() + units + blocks
-    open_ = state == 0
-    binaries = shape_rules.binaries
-    kept = binaries[open_[binaries[:, 0]] & open_[binaries[:, 1]]]
-    units = [[v] for v in np.flatnonzero(state == 1).tolist()]
-    units += [[-v] for v in np.flatnonzero(state == -1).tolist()]
-    return (-kept).tolist() + shortened + units + blocks
-
-
-def _shortened(longs: np.ndarray, state: np.ndarray) -> list[list[int]] | None:
-    """The long clauses no given satisfies, without their false literals; None when one is left
-    empty (the givens leave a cell or a digit of a unit no place: written unsimplified)."""
-    alive = longs[~(state[longs] == 1).any(axis=1)]
-    shortened = [row[state[row] == 0].tolist() for row in alive]
-    return None if any(not clause for clause in shortened) else shortened
-
-
-def block_clause(puzzle: Puzzle, grid: Grid) -> list[int]:
-    """A clause ruling out `grid`: not every open cell holds its digit again."""
-    n = puzzle.side
-    return [-(cell * n + grid[cell]) for cell, v in enumerate(puzzle.cells) if not v]
-
-
-def to_dimacs(puzzle: Puzzle, comments: Sequence[str], encoding: str = "extended",
-              blocked: Sequence[Grid] = ()) -> str:
-    """DIMACS CNF: comment lines, the problem line, one clause a line ending in 0."""
-    found = clauses(puzzle, encoding, blocked)
-    head = [f"c {line}".rstrip() for line in comments]
-    head.append(f"p cnf {puzzle.side ** 3} {len(found)}")
-    body = "\n".join(" ".join(map(str, clause)) + " 0" for clause in found)
-    return "\n".join(head) + "\n" + body + "\n"
-
-
-def to_opb(puzzle: Puzzle, comments: Sequence[str], encoding: str = "extended",
-           blocked: Sequence[Grid] = ()) -> str:
-    """OPB (pseudo-Boolean competition): `extended`, exactly one digit per cell and per unit and
-    digit; `minimal`, at least one per cell and at most one per unit and digit. A given is
-    `x = 1`; a blocked grid, at most (open cells - 1) of its open variables true."""
-    n, geo = puzzle.side, geometry(puzzle.shape)
-    exact = encoding == "extended"
-    lines = [_sum(1, (cell * n + d for d in range(1, n + 1))) + (" = 1 ;" if exact else " >= 1 ;")
-             for cell in range(n * n)]
-    lines += [_sum(1, (cell * n + d for cell in unit)) + " = 1 ;" if exact else
-              _sum(-1, (cell * n + d for cell in unit)) + " >= -1 ;"
-              for unit in geo.units for d in range(1, n + 1)]
-    lines += [f"+1 x{cell * n + v} = 1 ;" for cell, v in enumerate(puzzle.cells) if v]
-    for grid in blocked:
-        free = [cell * n + grid[cell] for cell, v in enumerate(puzzle.cells) if not v]
-        lines.append(_sum(-1, free) + f" >= {1 - len(free)} ;")
-    head = [f"* #variable= {n ** 3} #constraint= {len(lines)}"]
-    head += [f"* {line}".rstrip() for line in comments]
-    return "\n".join(head + lines) + "\n"
-
-
-def _sum(weight: int, variables: Iterable[int]) -> str:
-    """An OPB sum of the variables, each with `weight`."""
-    return " ".join(f"{weight:+d} x{v}" for v in variables)
 
 
 def read_sat(output: Output, shape: Shape, code: int | None = None, *,

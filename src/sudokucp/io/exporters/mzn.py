@@ -1,6 +1,5 @@
-"""MiniZinc and FlatZinc: the model of the `minizinc` backend (backends/minizinc/sudoku.mzn, read
-as a file: no backend is imported), its data for one puzzle, the FlatZinc that `minizinc -c`
-compiles from them, and the reader of what MiniZinc and FlatZinc solvers print.
+"""MiniZinc and FlatZinc: the FlatZinc that `minizinc -c` compiles from the model and data of
+sudokucp.encodings.mzn, and the reader of what MiniZinc and FlatZinc solvers print.
 
 A solution is the array `x` of N*N digits, row-major: MiniZinc prints the model's output
 `[5, 3, ...]`, a FlatZinc solver `x = array2d(1..9, 1..9, [5, 3, ...]);`; each ends with
@@ -14,10 +13,9 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
-from functools import cache
-from importlib import resources
 from pathlib import Path
 
+from sudokucp.encodings.mzn import to_mzn
 from sudokucp.io.exporters.answer import (
     SAT,
     UNKNOWN,
@@ -32,7 +30,6 @@ from sudokucp.io.exporters.answer import (
 )
 from sudokucp.puzzle import Grid, Puzzle
 
-MODEL = ("backends", "minizinc", "sudoku.mzn")
 SOLUTION_END = "----------"
 MAX_SOLUTIONS = 1000  # solutions of one output decode keeps
 MAX_BLOCK = 1 << 20  # characters of one solution's lines: a 35x35 grid's takes a few thousand
@@ -42,36 +39,6 @@ FAILURES = ("=====ERROR=====", "=====UNBOUNDED=====")
 INSTALL = ("FlatZinc needs the MiniZinc compiler (`minizinc -c`), not found on PATH: "
            "apt-get install minizinc flatzinc (Debian, Ubuntu), or MiniZinc's own bundle")
 COMPILE_TAIL = 300  # characters of the compiler's complaint quoted
-
-
-@cache
-def model_text() -> str:
-    """sudoku.mzn as shipped with the package."""
-    return resources.files("sudokucp").joinpath(*MODEL).read_text(encoding="utf-8")
-
-
-def to_dzn(puzzle: Puzzle, comments: Sequence[str]) -> str:
-    """The data of one puzzle for sudoku.mzn: box rows, box columns, the givens (0 = blank)."""
-    n = puzzle.side
-    rows = [", ".join(map(str, puzzle.cells[i * n:(i + 1) * n])) for i in range(n)]
-    head = "".join(f"% {line}".rstrip() + "\n" for line in comments)
-    return (f"{head}r = {puzzle.shape.box_rows};\nc = {puzzle.shape.box_cols};\n"
-            f"dom = true;\ngivens = [|\n  " + " |\n  ".join(rows) + " |];\n")
-
-
-def to_model(comments: Sequence[str], n: int = 0, blocked: Sequence[Grid] = ()) -> str:
-    """sudoku.mzn, under comment lines, with a constraint ruling out each blocked grid."""
-    head = "".join(f"% {line}".rstrip() + "\n" for line in comments)
-    blocks = []
-    for k, grid in enumerate(blocked, 1):
-        blocks.append(f"array[1..{n * n}] of int: blocked_{k} = [{', '.join(map(str, grid))}];\n"
-                      f"constraint exists(i, j in N)(x[i, j] != blocked_{k}[(i - 1) * n + j]);\n")
-    return head + model_text() + "".join(blocks)
-
-
-def to_mzn(puzzle: Puzzle, comments: Sequence[str], blocked: Sequence[Grid] = ()) -> str:
-    """One self-contained model: sudoku.mzn, the blocked grids, the puzzle's data."""
-    return to_model(comments, puzzle.side, blocked) + "\n% data\n" + to_dzn(puzzle, ())
 
 
 def to_fzn(puzzle: Puzzle, comments: Sequence[str], blocked: Sequence[Grid] = (),

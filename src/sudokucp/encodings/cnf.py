@@ -1,10 +1,13 @@
-"""The CNF of a shape, shared by the SAT backends: one variable per (cell, digit), built once.
+"""The CNF of a puzzle: one variable per (cell, digit), the shape's clauses built once. The `sat`
+and `pysat` backends solve it, and the exporters write it as DIMACS and OPB (`to_dimacs`, `to_opb`).
 
-Glossary: n = side, var(cell, d) = cell * n + d (1..n^3).
+Glossary: n = side, var(cell, d) = cell * n + d (1..n^3), cells row-major from 0.
 Encodings (Lynce & Ouaknine): `minimal` = each cell has at least one digit, each digit at most once
 per unit (exactly one per cell follows by counting); `extended` adds at most one digit per cell and
 each digit at least once per unit. `simplify` applies a grid's givens (satisfied clauses dropped,
-false literals removed, free variables renumbered 1..F). Not a backend: `sat` and `pysat` read it.
+false literals removed, free variables renumbered 1..F); `clauses` applies them the same way but
+keeps the numbering, every fixed variable a unit clause, so that a model decodes by the formula
+alone.
 A variant (sudokucp.rules; `encode_rules`, `encoding_for`) has every group of its layout where
 the classic grid has its units (at most once per group, at least once per full group), its
 candidates as unit clauses, and each cage sum as a choice among the digit sets that make it: an
@@ -14,7 +17,7 @@ in the cage, a digit in a cage only if a true set has it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
@@ -153,10 +156,9 @@ class Simplified:
     free: np.ndarray  # free[k - 1] = original variable of new variable k
 
 
-def simplify(enc: Encoding, cells: Grid) -> Simplified | None:
-    """Apply the givens: drop satisfied clauses, remove false literals, renumber what is left.
-
-    None when the givens alone contradict the rules (nothing to ask the solver)."""
+def fixed(enc: Encoding, cells: Grid) -> np.ndarray | None:
+    """Per variable (index 0 unused, 0): 1 true by a given, -1 false by one (or by a variant's
+    candidates), 0 free; None when the givens contradict each other or the candidates."""
     n = enc.n
     given = np.array(cells)
     where = np.flatnonzero(given)
@@ -165,13 +167,16 @@ def simplify(enc: Encoding, cells: Grid) -> Simplified | None:
     state[enc.kills[true].ravel()] = -1
     if (state[true] == -1).any():
         return None
-    state[0] = -1
     state[true] = 1
+    state[0] = 0
     if enc.others and not _unit_clauses(enc.others, state):
         return None
-    free = np.flatnonzero(state == 0)
-    renumber = np.zeros(enc.variables + 1, dtype=np.int64)
-    renumber[free] = np.arange(1, len(free) + 1)
+    return state
+
+
+def kept(enc: Encoding, state: np.ndarray, renumber: np.ndarray) -> Clauses | None:
+    """The clauses no fixed variable satisfies, without their false literals, renumbered:
+    binaries, long clauses, a variant's others, in that order; None when one empties."""
     open_ = state == 0
     pairs = enc.binaries[open_[enc.binaries[:, 0]] & open_[enc.binaries[:, 1]]]
     clauses = (-renumber[pairs]).tolist()
@@ -179,7 +184,82 @@ def simplify(enc: Encoding, cells: Grid) -> Simplified | None:
     if longs is None:
         return None
     others = shorten_others(enc.others, state, renumber) if enc.others else []
-    return None if others is None else Simplified(clauses + longs + others, free)
+    return None if others is None else clauses + longs + others
+
+
+def simplify(enc: Encoding, cells: Grid) -> Simplified | None:
+    """Apply the givens: drop satisfied clauses, remove false literals, renumber what is left.
+
+    None when the givens alone contradict the rules (nothing to ask the solver)."""
+    state = fixed(enc, cells)
+    if state is None:
+        return None
+    state[0] = -1
+    free = np.flatnonzero(state == 0)
+    renumber = np.zeros(enc.variables + 1, dtype=np.int64)
+    renumber[free] = np.arange(1, len(free) + 1)
+    clauses = kept(enc, state, renumber)
+    return None if clauses is None else Simplified(clauses, free)
+
+
+def clauses(puzzle: Puzzle, encoding: str, blocked: Sequence[Grid] = ()) -> Clauses:
+    """A classic puzzle's clauses as the exporters write them: the shape's, simplified by the
+    givens but not renumbered, a unit clause per fixed variable, and one clause per blocked grid
+    (not all of its open cells again). Givens that the simplification finds contradictory leave
+    the shape's clauses whole, the givens as units, for the solver to refute."""
+    enc = encode(puzzle.shape, encoding)
+    blocks = [block_clause(puzzle, grid) for grid in blocked]
+    state = fixed(enc, puzzle.cells)
+    left = None if state is None else kept(enc, state, np.arange(len(state)))
+    if state is None or left is None:
+        n = puzzle.side
+        units = [[cell * n + v] for cell, v in enumerate(puzzle.cells) if v]
+        return enc.cnf() + units + blocks
+    units = [[v] for v in np.flatnonzero(state == 1).tolist()]
+    units += [[-v] for v in np.flatnonzero(state == -1).tolist()]
+    return left + units + blocks
+
+
+def block_clause(puzzle: Puzzle, grid: Grid) -> list[int]:
+    """A clause ruling out `grid`: not every open cell holds its digit again."""
+    n = puzzle.side
+    return [-(cell * n + grid[cell]) for cell, v in enumerate(puzzle.cells) if not v]
+
+
+def to_dimacs(puzzle: Puzzle, comments: Sequence[str], encoding: str = "extended",
+              blocked: Sequence[Grid] = ()) -> str:
+    """DIMACS CNF: comment lines, the problem line, one clause a line ending in 0."""
+    found = clauses(puzzle, encoding, blocked)
+    head = [f"c {line}".rstrip() for line in comments]
+    head.append(f"p cnf {puzzle.side ** 3} {len(found)}")
+    body = "\n".join(" ".join(map(str, clause)) + " 0" for clause in found)
+    return "\n".join(head) + "\n" + body + "\n"
+
+
+def to_opb(puzzle: Puzzle, comments: Sequence[str], encoding: str = "extended",
+           blocked: Sequence[Grid] = ()) -> str:
+    """OPB (pseudo-Boolean competition): `extended`, exactly one digit per cell and per unit and
+    digit; `minimal`, at least one per cell and at most one per unit and digit. A given is
+    `x = 1`; a blocked grid, at most (open cells - 1) of its open variables true."""
+    n, geo = puzzle.side, geometry(puzzle.shape)
+    exact = encoding == "extended"
+    lines = [_sum(1, (cell * n + d for d in range(1, n + 1))) + (" = 1 ;" if exact else " >= 1 ;")
+             for cell in range(n * n)]
+    lines += [_sum(1, (cell * n + d for cell in unit)) + " = 1 ;" if exact else
+              _sum(-1, (cell * n + d for cell in unit)) + " >= -1 ;"
+              for unit in geo.units for d in range(1, n + 1)]
+    lines += [f"+1 x{cell * n + v} = 1 ;" for cell, v in enumerate(puzzle.cells) if v]
+    for grid in blocked:
+        free = [cell * n + grid[cell] for cell, v in enumerate(puzzle.cells) if not v]
+        lines.append(_sum(-1, free) + f" >= {1 - len(free)} ;")
+    head = [f"* #variable= {n ** 3} #constraint= {len(lines)}"]
+    head += [f"* {line}".rstrip() for line in comments]
+    return "\n".join(head + lines) + "\n"
+
+
+def _sum(weight: int, variables: Iterable[int]) -> str:
+    """An OPB sum of the variables, each with `weight`."""
+    return " ".join(f"{weight:+d} x{v}" for v in variables)
 
 
 def _unit_clauses(others: tuple[tuple[int, ...], ...], state: np.ndarray) -> bool:
