@@ -25,15 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, SearchOutcome
-from sudokucp.encodings.cnf import (
-    ENCODINGS,
-    Simplified,
-    block,
-    decode,
-    encode,
-    encoding_for,
-    simplify,
-)
+from sudokucp.encodings import cnf
 from sudokucp.puzzle import Grid, Puzzle, Shape
 from sudokucp.rules import CLASSIC_KIND, KINDS
 
@@ -118,7 +110,7 @@ def shape_solver(shape: Shape, encoding: str, name: str) -> Assumed:
 
         if not _SHAPES:
             atexit.register(release_shapes)
-        enc = encode(shape, encoding)
+        enc = cnf.encode(shape, encoding)
         _SHAPES[key] = Assumed(Solver(name=name, bootstrap_with=enc.cnf()), enc.variables)
     return _SHAPES[key]
 
@@ -159,13 +151,14 @@ def assumed(puzzle: Puzzle, encoding: str, name: str) -> Session:
     return session
 
 
-def simplified(puzzle: Puzzle, encoding: str, name: str, simple: Simplified) -> Session:
+def simplified(puzzle: Puzzle, encoding: str, name: str, simple: cnf.Simplified) -> Session:
     """A fresh solver on the clauses the givens leave."""
     from pysat.solvers import Solver
 
     solver = Solver(name=name, bootstrap_with=simple.clauses)
-    return Session(solver, [], lambda model: decode(model, simple, puzzle.cells, puzzle.side),
-                   lambda grid, model: block(model), solver.delete)
+    return Session(solver, [], lambda model: cnf.decode(model, simple, puzzle.cells,
+                                                        puzzle.side),
+                   lambda grid, model: cnf.block(model), solver.delete)
 
 
 def decode_all(model: list[int], n: int) -> Grid:
@@ -188,7 +181,7 @@ class PySAT(Backend):
     loads = ("pysat.solvers",)
     package = "python-sat"
     defaults = {"solver": "cadical195", "encoding": "extended", "givens": "simplify"}
-    choices = {"solver": SOLVERS, "encoding": ENCODINGS, "givens": GIVENS}
+    choices = {"solver": SOLVERS, "encoding": cnf.ENCODINGS, "givens": GIVENS}
     counting = ("grows with the count: each solution adds a blocking clause the solver keeps "
                 "(a few hundred bytes a 9x9 solution)")
     stats_keys = (*COUNTERS, "encode_s", "solve_s")
@@ -197,7 +190,7 @@ class PySAT(Backend):
     def _prepare(self, shape: Shape) -> None:
         """The shape's clauses; with givens=assume, the process's solver holding them too."""
         encoding = self.options["encoding"]
-        encode(shape, encoding)
+        cnf.encode(shape, encoding)
         if self.options["givens"] == "assume":
             shape_solver(shape, encoding, self.options["solver"])
 
@@ -227,7 +220,7 @@ class PySAT(Backend):
         encoding, name = self.options["encoding"], self.options["solver"]
         if self.options["givens"] == "assume" and puzzle.rules.classic:
             return assumed(puzzle, encoding, name)
-        simple = simplify(encoding_for(puzzle, encoding), puzzle.cells)
+        simple = cnf.simplify(cnf.encoding_for(puzzle, encoding), puzzle.cells)
         if simple is None:
             return []
         if not len(simple.free):
