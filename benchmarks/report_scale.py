@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import math
 import os
 import pstats
 import shutil
@@ -132,10 +133,14 @@ def profile(folder: Path, out: Path) -> tuple[float, list[tuple[str, float]]]:
 
 
 def spread(values: list[float]) -> str:
-    """'12.3 (11.9 to 12.8)': the median and the range."""
+    """'12.3 (11.9 to 12.8)': the median and the range, three significant digits."""
+    def sig(value: float) -> str:
+        return f"{float(f'{value:.3g}'):,.{max(0, 2 - math.floor(math.log10(abs(value))))}f}" \
+            if value else "0"
+
     if len(values) == 1:
-        return f"{values[0]:.3g}"
-    return f"{statistics.median(values):.3g} ({min(values):.3g} to {max(values):.3g})"
+        return sig(values[0])
+    return f"{sig(statistics.median(values))} ({sig(min(values))} to {sig(max(values))})"
 
 
 def table(measured: dict[int, list[dict[str, float]]]) -> list[str]:

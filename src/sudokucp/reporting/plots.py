@@ -68,33 +68,44 @@ def thinned(count: int, cap: int) -> np.ndarray:
 def cactus_figure(results: pd.DataFrame, timeout: float | None = None,
                   order: Sequence[str] | None = None) -> Any:
     """Puzzles solved (x) against the milliseconds each needed (y, log): a panel per data set,
-    a line per backend (and grid shape, where the runs mix shapes), each with its own colour,
-    marker and line style; the time limit as a labelled line; one legend below the panels, in
-    ranking order (`order`, else sudokucp.reporting.ranking.backend_order)."""
+    a line per backend (and grid shape, in a data set that mixes shapes), each with its own
+    colour, marker and line style; the time limit as a labelled line; one legend below the
+    panels, in ranking order (`order`, else sudokucp.reporting.ranking.backend_order)."""
     results = one_line_per_puzzle(results)
     order = list(order) if order is not None else backend_order(results)
     solved = results[results["status"] == Status.SOLVED.value]
     shapes = solved["grid"].map(shape_of) if not solved.empty else solved["grid"]
-    mixed = shapes.nunique() > 1
-    keys = [(b, shape) for b in order for shape in sorted(
-        set(shapes[solved["backend"] == b]), key=_side)]
+    mixed = {d for d, group in shapes.groupby(solved["dataset"]) if group.nunique() > 1}
+    split = shapes.where(solved["dataset"].isin(mixed), "")  # the shape in a label, or ''
+    keys = sorted(set(zip(solved["backend"], split)), key=lambda k: (
+        order.index(k[0]) if k[0] in order else len(order), _side(k[1]), k))
     sets = sorted(results["dataset"].unique()) if not results.empty else [""]
     fig, axes = _panels(len(sets))
     handles: dict[str, Any] = {}
-    for ax, dataset in zip(axes, sets):
+    limit = None
+    for number, (ax, dataset) in enumerate(zip(axes, sets)):
         mine = solved["dataset"] == dataset
         for index, (backend, shape) in enumerate(keys):
-            group = solved[mine & (solved["backend"] == backend) & (shapes == shape)]
+            group = solved[mine & (solved["backend"] == backend) & (split == shape)]
             if group.empty:
                 continue
-            label = f"{backend}, {shape}" if mixed else str(backend)
+            label = f"{backend}, {shape}" if shape else str(backend)
             handles[label] = _cactus_line(ax, group, label, series_style(index))
-        _cactus_axes(ax, dataset if len(sets) > 1 else "", timeout, handles)
+        limit = _cactus_axes(ax, dataset if len(sets) > 1 else "", timeout,
+                             first=number % 3 == 0) or limit
+        most = int(solved[mine].groupby(["backend", split[mine]]).size().max()) if mine.any() else 0
+        if most <= 10:  # a few puzzles: whole numbers on the x axis, half a step either side
+            ax.set_xlim(0.5, most + 0.5)
+            ax.set_xticks(range(1, most + 1))
     fig.suptitle(_("Puzzles solved against search time"))
+    if limit is not None:
+        handles[limit.get_label()] = limit
     if handles:
         columns = len(handles) if len(handles) <= 6 else 4  # one row reads in ranking order
         fig.legend(list(handles.values()), list(handles), fontsize="small", ncol=columns,
                    loc="outside lower center", frameon=False)
+        width, height = fig.get_size_inches()
+        fig.set_size_inches(width, height + 0.22 * math.ceil(len(handles) / columns))
     return fig
 
 
@@ -124,24 +135,28 @@ def _cactus_line(ax: Any, group: pd.DataFrame, label: str, style: dict[str, str]
     return line
 
 
-def _cactus_axes(ax: Any, dataset: str, timeout: float | None, handles: dict[str, Any]) -> None:
-    """Log times, whole counts, the time limit (in the legend once), the panel's data set."""
+def _cactus_axes(ax: Any, dataset: str, timeout: float | None, first: bool = True) -> Any:
+    """Log times, whole counts, the time limit, the panel's data set; the y label on the first
+    panel of a row. The time limit's line, or None."""
     from matplotlib.ticker import MaxNLocator
 
+    line = None
     if timeout:
-        limit = _("time limit ({seconds} s)").format(seconds=f"{timeout:g}")
-        handles[limit] = ax.axhline(timeout * 1000, color="black", linestyle="--", linewidth=1,
-                                    label=limit)
+        line = ax.axhline(timeout * 1000, color="black", linestyle="--", linewidth=1,
+                          label=_("time limit ({seconds} s)").format(seconds=f"{timeout:g}"))
         ax.annotate(_("time limit {seconds} s").format(seconds=f"{timeout:g}"),
                     (1, timeout * 1000), xycoords=("axes fraction", "data"), xytext=(-4, 3),
                     textcoords="offset points", ha="right", fontsize="small")
     ax.set_yscale("log")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(left=0.5)
     ax.set_xlabel(_("puzzles solved (count)"))
-    ax.set_ylabel(_("search time per puzzle, sorted (ms, log scale)"))
+    if first:
+        ax.set_ylabel(_("search time per puzzle, sorted (ms, log scale)"))
     if dataset:
         ax.set_title(dataset, fontsize="medium")
     ax.grid(True, which="both", alpha=0.3)
+    return line
 
 
 def pairs(results: pd.DataFrame) -> list[tuple[str, str]]:
