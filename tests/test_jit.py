@@ -31,13 +31,12 @@ def jit(**options):
     return get_backend("jit", **options)
 
 
-def takes(search: str, shape: Shape) -> None:
-    """Skip a shape the band-wise kernel does not take (its bands do not fit in 63 bits): dfs
-    searches it, as its own test does."""
+def takes(search: str, shape: Shape) -> bool:
+    """Whether a kernel takes a shape: the band-wise one only those whose bands fit in 63 bits
+    (dfs searches the others, as its own test does)."""
     from sudokucp.backends.jit.kernels import band_fits
 
-    if search == "bands" and not band_fits(shape):
-        pytest.skip(f"search=bands leaves {shape} to dfs (its bands do not fit in 63 bits)")
+    return search != "bands" or band_fits(shape)
 
 
 def full_grid(shape: Shape) -> tuple[int, ...]:
@@ -68,10 +67,9 @@ SHAPED = ["examples/4x4.txt", "examples/6x6.txt", "seeds/002-logic-9x9.txt",
           "generated/12x12.txt", "generated/16x16.txt"]
 
 
-@pytest.mark.parametrize("search", KERNELS)
-@pytest.mark.parametrize("path", SHAPED)
+@pytest.mark.parametrize(("path", "search"), [(p, k) for p in SHAPED for k in KERNELS
+                                              if takes(k, first(p).shape)])
 def test_each_shape_the_project_reads(path, search):
-    takes(search, read_puzzles(PUZZLES / path)[0].puzzle.shape)
     for entry in read_puzzles(PUZZLES / path)[:3]:
         result = jit(search=search).solve(entry.puzzle, limit=2, time_limit=30)
         check(entry.puzzle, result)
@@ -83,11 +81,13 @@ def test_the_shapes_are_what_they_say():
     assert first("generated/12x12.txt").shape == Shape(3, 4)
 
 
-@pytest.mark.parametrize("search", KERNELS)
-@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(3, 3),
-                                   Shape(3, 4), Shape(4, 3), Shape(4, 4), Shape(5, 5)], ids=str)
+HOLED = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(3, 3), Shape(3, 4), Shape(4, 3),
+         Shape(4, 4), Shape(5, 5)]
+
+
+@pytest.mark.parametrize(("shape", "search"), [(h, k) for h in HOLED for k in KERNELS
+                                               if takes(k, h)], ids=str)
 def test_holed_grids_of_every_shape(shape, search):
-    takes(search, shape)
     puzzle = holed(shape, 0.5)
     check(puzzle, jit(search=search).solve(puzzle, limit=1, time_limit=30))
 
@@ -529,6 +529,7 @@ def printed_in_a_cold_cache(code: str, cache) -> list[str]:
     return out.stdout.split()
 
 
+@pytest.mark.slow  # a cold compile: 15 s on a quiet core
 def test_the_strong_dfs_batch_compiles_no_views_and_no_one_grid_search(tmp_path):
     """In a fresh process and an empty numba cache: the strong dfs version's batch (`full`, the
     16x16 default) compiles the units' matching filter but none of the views' (the dual version's,
@@ -542,6 +543,7 @@ def test_the_strong_dfs_batch_compiles_no_views_and_no_one_grid_search(tmp_path)
     assert printed_in_a_cold_cache(code, tmp_path) == ["1"] * 3 + ["0"] * 5
 
 
+@pytest.mark.slow  # a cold compile
 @pytest.mark.parametrize("nine", [True, False])
 def test_each_band_search_version_compiles_its_own_steps_alone(tmp_path, nine):
     """In a fresh process and an empty numba cache: the band-wise search's 9x9 version compiles
