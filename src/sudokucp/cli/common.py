@@ -49,18 +49,20 @@ def end_quietly() -> int:
 
 @contextlib.contextmanager
 def stopped_by_signals() -> Iterator[list[int]]:
-    """While the block runs, SIGINT, SIGTERM and SIGHUP raise KeyboardInterrupt (once: a second
-    signal does not cut the clean-up short, which ends every process a run started); yields the
-    list of signals received."""
+    """While the block runs, SIGTERM and SIGHUP become a SIGINT (once: a second one does not cut
+    the clean-up short), so that they stop a run as Ctrl-C does, asyncio's own handling of it
+    included; yields the list of signals received."""
     received: list[int] = []
 
     def stop(signum: int, frame: object) -> None:
         received.append(signum)
-        if len(received) == 1:
+        if len(received) > 1:
+            return
+        if not callable(signal.getsignal(signal.SIGINT)):  # Ctrl-C ignored: stop all the same
             raise KeyboardInterrupt
+        signal.raise_signal(signal.SIGINT)
 
-    wanted = (signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP")
-                                                 else []))
+    wanted = (signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else []))
     previous = {sig: signal.signal(sig, stop) for sig in wanted}
     try:
         yield received
