@@ -5,14 +5,10 @@ from __future__ import annotations
 import argparse
 import shlex
 import signal
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from sudokucp.cli.common import (
-    EXIT_OK,
-    EXIT_UNSOLVED,
-    EXIT_USAGE,
     CommandError,
     add_lang,
     count_arg,
@@ -26,13 +22,16 @@ from sudokucp.cli.common import (
     stopped_by_signals,
     whole_arg,
 )
-from sudokucp.cli.report import add_scatter, scatter_pairs
+from sudokucp.cli.report import (
+    add_scatter,
+    answer_lines,
+    scatter_pairs,
+    status_counts,
+    verdict,
+)
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
-    from sudokucp.harness import BenchOutcome
-    from sudokucp.result import Row, Status
+    from sudokucp.result import Status
 
 
 def add_bench(sub: argparse._SubParsersAction) -> None:
@@ -241,58 +240,9 @@ def run_bench(args: argparse.Namespace) -> int:
     for d in outcome.disagreements:
         print(f"DISAGREEMENT {d.puzzle} ({d.hash}): {d.message}")
     print(_("wrote {files}").format(files=", ".join(str(p) for p in outcome.files)))
-    for line in [*failure_lines(outcome.rows), *headline_lines(outcome, config.out)]:
+    for line in answer_lines(outcome.rows, outcome.files, outcome.settings):
         print(line)
     if outcome.interrupted:
         return _stopped(received)
-    return exit_status(outcome, args.fail_on_disagreement)
-
-
-def failure_lines(rows: Sequence[Row]) -> list[str]:
-    """The reasons of the runs that ended in error or crash, grouped and counted per backend."""
-    from sudokucp.reporting.failures import console_lines, failures
-
-    return console_lines(failures((row.backend, row.status, row.error) for row in rows))
-
-
-def headline_lines(outcome: BenchOutcome, out: Path) -> list[str]:
-    """The answer, last: the ranking per data set as ranking.csv holds it, and its rule."""
-    from sudokucp.i18n import _
-    from sudokucp.reporting.ranking import console_lines, noise_marks, read_ranking
-
-    path = out / "ranking.csv"
-    if not any(p.name == path.name for p in outcome.files):  # no table written
-        return []
-    ranked = read_ranking(path)
-    return ["", _("Answer:"), *console_lines(ranked, noise_marks(outcome.settings))]
-
-
-def status_counts(rows: Sequence[Row]) -> str:
-    """'5 runs: 3 solved, 2 error': the runs in the tables, counted by status (the statuses'
-    names are the tables' own words, in every language)."""
-    from sudokucp.i18n import ngettext
-    from sudokucp.result import Status
-
-    counts = Counter(row.status for row in rows)
-    return ngettext("{count} run: {statuses}", "{count} runs: {statuses}", len(rows)).format(
-        count=len(rows), statuses=", ".join(f"{counts[status]} {status.value}"
-                                            for status in Status if counts[status]))
-
-
-def exit_status(outcome: BenchOutcome, fail_on_disagreement: bool) -> int:
-    """1 on disagreements (unless told otherwise), when no run answered (SOLVED or UNSAT) or
-    when a run ended in error or crash (which ones said), 2 when puzzle lines were unreadable,
-    0 otherwise."""
-    from sudokucp.reporting.failures import failures, summary_line
-
-    if outcome.disagreements and fail_on_disagreement:
-        return EXIT_UNSOLVED
-    if not any(row.answered for row in outcome.rows):
-        fail("no run answered (solved or unsat): see the statuses above and results.csv's "
-             "error column")
-        return EXIT_UNSOLVED
-    failed = failures((row.backend, row.status, row.error) for row in outcome.rows)
-    if failed:
-        fail(summary_line(failed))
-        return EXIT_UNSOLVED
-    return EXIT_USAGE if outcome.problems else EXIT_OK
+    return verdict(outcome.rows, outcome.disagreements, outcome.problems,
+                   args.fail_on_disagreement)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import argparse
 import shlex
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from sudokucp.cli.common import (
     EXIT_OK,
@@ -15,6 +18,9 @@ from sudokucp.cli.common import (
     fail,
     plural,
 )
+
+if TYPE_CHECKING:
+    from sudokucp.result import Row
 
 
 def add_report(sub: argparse._SubParsersAction) -> None:
@@ -27,11 +33,14 @@ def add_report(sub: argparse._SubParsersAction) -> None:
                                    "results.csv, summary.csv, scores.csv (solved, PAR-2, the "
                                    "virtual best solver), pairs.csv (paired comparisons), "
                                    "instances.csv, cactus.png, scatter.png, "
-                                   "summary.md and report.html. The log is only read. Exit "
-                                   "status: 0 all agree, 1 wrong answers or disagreements (as "
-                                   "bench), 2 when DIR holds no readable log, or some of its "
-                                   "lines could not be read (each named; the others are "
-                                   "reported).")
+                                   "summary.md and report.html, then print the answer as "
+                                   "bench ends: the runs that ended in error or crash, grouped "
+                                   "per backend, and the ranking with its rule. The log is only "
+                                   "read. Exit status, as bench's: 0 all agree, 1 wrong "
+                                   "answers, disagreements, no run answered or a run that ended "
+                                   "in error or crash, 2 when DIR holds no readable log, or "
+                                   "some of its lines could not be read (each named; the others "
+                                   "are reported).")
     p.add_argument("folder", metavar="DIR", help="a folder that `sudoku-cp bench` wrote")
     p.add_argument("--out", metavar="OUT", help="write the outputs here instead of DIR")
     add_scatter(p)
@@ -91,10 +100,62 @@ def run_report(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot write {err.filename or out}: {err.strerror}") from None
     for note in folder.notes:
         fail(note)
+    from sudokucp.i18n import _
+
     print(f"read {plural(len(folder.rows), 'run')} from {folder.path / 'results.jsonl'}")
+    print(status_counts(folder.rows))
     for d in folder.disagreements:
         print(f"DISAGREEMENT {d.puzzle} ({d.hash}): {d.message}")
-    print("wrote " + ", ".join(str(p) for p in files))
-    if folder.disagreements:
+    print(_("wrote {files}").format(files=", ".join(str(p) for p in files)))
+    for line in answer_lines(folder.rows, files, settings):
+        print(line)
+    return verdict(folder.rows, folder.disagreements, folder.notes)
+
+
+def status_counts(rows: Sequence[Row]) -> str:
+    """'5 runs: 3 solved, 2 error': the runs in the tables, counted by status (the statuses'
+    names are the tables' own words, in every language)."""
+    from sudokucp.i18n import ngettext
+    from sudokucp.result import Status
+
+    counts = Counter(row.status for row in rows)
+    return ngettext("{count} run: {statuses}", "{count} runs: {statuses}", len(rows)).format(
+        count=len(rows), statuses=", ".join(f"{counts[status]} {status.value}"
+                                            for status in Status if counts[status]))
+
+
+def answer_lines(rows: Sequence[Row], files: Sequence[Path],
+                 settings: Mapping[str, Any]) -> list[str]:
+    """The last lines of bench and report: the error and crash runs grouped per backend, then
+    the answer (the ranking that ranking.csv among `files` holds) and its rule."""
+    from sudokucp.i18n import _
+    from sudokucp.reporting.failures import console_lines as failure_lines
+    from sudokucp.reporting.failures import failures
+    from sudokucp.reporting.ranking import console_lines, noise_marks, read_ranking
+
+    lines = failure_lines(failures((row.backend, row.status, row.error) for row in rows))
+    ranking = next((p for p in files if p.name == "ranking.csv"), None)
+    if ranking is None:  # no table written
+        return lines
+    ranked = read_ranking(ranking)
+    return [*lines, "", _("Answer:"), *console_lines(ranked, noise_marks(settings))]
+
+
+def verdict(rows: Sequence[Row], disagreements: Sequence[object], problems: Sequence[str],
+            fail_on_disagreement: bool = True) -> int:
+    """The exit status of bench and report: 1 on disagreements (unless told otherwise), when
+    no run answered (SOLVED or UNSAT) or when a run ended in error or crash (which ones said on
+    standard error), 2 when input lines were unreadable, 0 otherwise."""
+    from sudokucp.reporting.failures import failures, summary_line
+
+    if disagreements and fail_on_disagreement:
         return EXIT_UNSOLVED
-    return EXIT_USAGE if folder.notes else EXIT_OK
+    if not any(row.answered for row in rows):
+        fail("no run answered (solved or unsat): see the statuses above and results.csv's "
+             "error column")
+        return EXIT_UNSOLVED
+    failed = failures((row.backend, row.status, row.error) for row in rows)
+    if failed:
+        fail(summary_line(failed))
+        return EXIT_UNSOLVED
+    return EXIT_USAGE if problems else EXIT_OK
