@@ -188,3 +188,31 @@ def test_a_large_sample_median_interval_matches_plain_resampling(n):
     direct = bootstrap_ci(data)
     assert direct == pytest.approx(plain, rel=0.02)
     assert direct == bootstrap_ci(data)  # seeded
+
+
+@pytest.mark.parametrize("n", [2001, 5000])
+def test_a_large_sample_mean_interval_is_the_normal_limit_of_resampling(n):
+    from statistics import NormalDist
+
+    from sudokucp.stats import NORMAL_MEAN
+
+    data = np.random.default_rng(7).normal(size=n)
+    assert n > NORMAL_MEAN
+    half = NormalDist().inv_cdf(0.975) * data.std() / np.sqrt(n)
+    assert bootstrap_ci(data, np.mean) == pytest.approx((data.mean() - half, data.mean() + half),
+                                                        rel=1e-12)
+    plain = bootstrap_ci(data, lambda a, axis: np.mean(a, axis=axis))  # index matrices
+    assert bootstrap_ci(data, np.mean) == pytest.approx(plain, abs=0.1 * half)
+
+
+def test_the_median_law_is_the_same_evaluated_near_the_middle_only():
+    from scipy.stats import binom
+
+    from sudokucp.stats import _median_cdf
+
+    for n in (2001, 2002, 25_000):
+        m = (n + 1) // 2
+        full = binom.sf(m - 1, n, np.arange(1, n + 1) / n)
+        near = _median_cdf(n, m)
+        assert np.abs(near - full).max() < 1e-30
+        assert np.array_equal(near == 1.0, full == 1.0)
