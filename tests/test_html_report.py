@@ -14,6 +14,8 @@ from browser import open_page
 from sudokucp.cli import main
 from sudokucp.harness import BenchConfig
 from sudokucp.reporting.bench_report import bench_and_report
+from sudokucp.reporting.html_report import table_html
+from sudokucp.reporting.text import sig
 from sudokucp.result import Row, Status
 from sudokucp.runlog import RESULTS, ResultLog
 
@@ -115,6 +117,12 @@ def test_the_page_opens_with_the_ranking_and_its_results_table_sorts_and_filters
         page.click("#runs thead th:text-is('time_ms')")  # descending: the slowest first
         slowest = page.locator("#runs tbody tr:first-child td").all_text_contents()
         assert slowest[2:4] == ["fast", "timeout"] and slowest[6] == "1000"
+        page.click("#runs thead th:text-is('time_ms')")  # ascending: by number, not by text
+        times = page.locator("#runs tbody tr td:nth-child(7)")
+        keys = [float(k) for k in times.evaluate_all("cells => cells.map(c => c.dataset.sort)")]
+        texts = times.all_text_contents()
+        assert keys == sorted(keys) and texts == [sig(key) for key in keys]
+        assert texts[:5] == ["2.00"] * 4 + ["4.00"] and texts[-1] == "1000"
         page.fill("input[data-filter='runs']", "tiny slow")
         shown = page.locator("#runs tbody tr:visible td:nth-child(2)").all_text_contents()
         assert sorted(shown) == ["p2", "p4", "p6"]
@@ -126,9 +134,17 @@ def test_numbers_sort_as_numbers_and_words_after_them(rebuilt):
     with open_page(rebuilt / "report.html") as (page, errors):
         page.click("#instances thead th:text-is('fast')")
         cells = page.locator("#instances tbody tr td:nth-child(7)").all_text_contents()
-        assert cells == ["2", "2", "2", "2", "4", "timeout"]
+        assert cells == ["2.00", "2.00", "2.00", "2.00", "4.00", "timeout"]
         assert errors == []
 
+
+def test_a_time_cell_has_three_significant_digits_and_its_whole_value_to_sort_by():
+    import pandas as pd
+
+    table = table_html(pd.DataFrame({"time_ms": [0.0000123456, 0.5, 1234.5, 52.0]}), "t")
+    cells = re.findall(r'<td class="num" data-sort="([^"]*)">([^<]*)</td>', table)
+    assert cells == [("1.23456e-05", "0.0000123"), ("0.5", "0.500"), ("1234.5", "1230"),
+                     ("52.0", "52.0")]
 
 def test_an_unreadable_line_is_reported_and_the_log_left_untouched(tmp_path, capsys):
     folder = write_log(tmp_path / "runs")

@@ -21,6 +21,7 @@ import pandas as pd
 
 from sudokucp.i18n import _
 from sudokucp.reporting.scores import UNSOLVED, VBS
+from sudokucp.reporting.text import sig
 from sudokucp.stats import ANSWERED_WORDS
 
 
@@ -111,8 +112,9 @@ def _section(heading: str, ident: str, frame: pd.DataFrame, note: str,
 
 
 def table_html(frame: pd.DataFrame, ident: str) -> str:
-    """A table the script sorts and filters: numbers right-aligned with their full value to
-    sort by, unsolved statuses marked."""
+    """A table the script sorts and filters: numbers right-aligned, shown as summary.md shows
+    them (three significant digits, no exponent) with their full value to sort by, unsolved
+    statuses marked."""
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
     rows = []
     for values in frame.itertuples(index=False):
@@ -128,7 +130,7 @@ def _td(value: Any) -> str:
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
         return f'<td class="num" data-sort="{int(value)}">{int(value)}</td>'
     if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
-        return f'<td class="num" data-sort="{float(value)!r}">{float(value):.4g}</td>'
+        return f'<td class="num" data-sort="{float(value)!r}">{sig(float(value))}</td>'
     text = str(value)
     unsolved = ' class="unsolved"' if text in UNSOLVED else ""
     return f"<td{unsolved}>{html.escape(text)}</td>"
