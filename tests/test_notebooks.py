@@ -153,6 +153,10 @@ def test_comparing_every_backend_runs_top_to_bottom(workspace, named_set):
     assert 'class="sudokucp-comparison"' in outputs(notebook, "compare")
     assert "virtual best" in outputs(notebook, "score-table")
     assert "# Comparison" in outputs(notebook, "markdown")
+    for prose, table in (("scores", "score-table"), ("pairs", "pair-table")):
+        said = next(c for c in notebook.cells if c.get("id") == prose).source
+        for column in re.findall(r"`(\w+)`", said):  # the columns the text names are shown
+            assert f"<th>{column}</th>" in outputs(notebook, table), column
 
 
 def test_your_own_backend_runs_top_to_bottom(workspace):
