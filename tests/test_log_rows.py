@@ -47,6 +47,8 @@ def test_the_quick_path_makes_the_row_from_dict_makes(data):
     {"stats": {"nodes": True}}, {"stats": {"x": float("nan")}}, {"stats": {"x": -LARGEST - 1}},
     {"versions": {"backend": 3}}, {"solutions": ["ab", 5]}, {"solutions": "ab"},
     {"options": []}, {"grid": None}, {"memory_mb": -4},
+    {"stats": {"x": 0.5, "y": 10**400}}, {"stats": {"x": float("inf"), "y": float("-inf")}},
+    {"count": 10**400}, {"rss_mb": float("-inf")},
 ])
 def test_a_value_from_dict_refuses_never_takes_the_quick_path(changes):
     bad = _plain(**changes)

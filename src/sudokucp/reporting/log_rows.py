@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from sudokucp.result import FIELD_CHECKS, LARGEST, REQUIRED, STATUS_VALUES, Row, RowError, Status
 from sudokucp.runlog import TornLine, line_note
 
@@ -70,54 +68,68 @@ def quick_rows(objects: Sequence[Any], shared: dict[Any, Any] | None = None
                ) -> list[Row | None]:
     """A Row for each object that passes the quick checks, None for the others (and for every
     one when a value somewhere fails a column's check); `shared` holds the repeated texts."""
-    plain = [data for data in objects if _plain(data)]
-    if not plain or not _columns_pass(plain):
+    found = [(data, _plain(data)) for data in objects]
+    plain = [(data, values) for data, values in found if values is not None]
+    if not plain or not _columns_pass([values for _, values in plain]):
         return [None] * len(objects)
     shared = {} if shared is None else shared
-    made = {id(data): _row(data, shared) for data in plain}
+    made = {id(data): _row(data, shared) for data, _ in plain}
     return [made.get(id(data)) for data in objects]
 
 
 KNOWN: set[tuple[type, ...]] = set()  # the type signatures seen to pass, memoised
+ABSENT_VALUE = ABSENT[0]  # data.get's stand-in for an absent field (one object)
+CLOSED = [(FIELDS.index(name), frozenset(words) | {ABSENT_VALUE})
+          for name, words in WORDS.items()]  # an absent field takes its default, a known word
+PLACES = {name: FIELDS.index(name) for name in FIELDS}
+REQUIRED_NAMES = frozenset(REQUIRED)
 
 
-def _plain(data: Any) -> bool:
-    """Whether an object has only known plain types in its fields and a known word in each
-    closed field (ranges are checked by column, in _columns_pass)."""
-    if type(data) is not dict or any(name not in data for name in REQUIRED):
-        return False
-    signature = tuple(map(type, map(data.get, FIELDS, ABSENT)))  # MISSING where absent
+def _plain(data: Any) -> tuple[Any, ...] | None:
+    """The values of an object's fields (ABSENT_VALUE where absent) when they have only known
+    plain types and a known word in each closed field, else None (ranges are checked by
+    column, in _columns_pass)."""
+    if type(data) is not dict or not data.keys() >= REQUIRED_NAMES:
+        return None
+    values = tuple(map(data.get, FIELDS, ABSENT))
+    signature = tuple(map(type, values))
     if signature not in KNOWN:
         if not all(kind in TYPES[name] or kind is MISSING for name, kind in
                    zip(FIELDS, signature)):
-            return False
+            return None
         KNOWN.add(signature)
-    return all(data.get(name, "cpu") in words for name, words in WORDS.items())
+    for place, words in CLOSED:
+        if values[place] not in words:
+            return None
+    return values
 
 
-def _columns_pass(plain: list[dict[str, Any]]) -> bool:
+def _columns_pass(plain: list[tuple[Any, ...]]) -> bool:
     """Whether every number is within its field's range and every nested value has its type,
-    judged a column at a time."""
+    judged a column at a time (`plain`: each object's values, as _plain gives them)."""
+    columns = list(zip(*plain))
     for name in AMOUNTS:
-        column = [data.get(name) for data in plain]
-        if not _within([value for value in column if value is not None], 0):
+        column = columns[PLACES[name]]
+        values = [v for v in column if v is not None and v is not ABSENT_VALUE]
+        if not _within(values, 0):
             return False
-    values = [v for data in plain for v in data.get("stats", {}).values()]
-    if not set(map(type, values)) <= NUMBER or not _within(values, -LARGEST):
+    nested = [columns[PLACES[name]] for name in ("stats", "versions", "solutions")]
+    stats, versions, solutions = ([v for d in column if d is not ABSENT_VALUE for v in
+                                   (d.values() if type(d) is dict else d)] for column in nested)
+    if not set(map(type, stats)) <= NUMBER or not _within(stats, -LARGEST):
         return False
-    versions = [v for data in plain for v in data.get("versions", {}).values()]
-    solutions = [s for data in plain for s in data.get("solutions", ())]
     return set(map(type, versions)) <= {str, NONE} and set(map(type, solutions)) <= {str}
 
 
 def _within(values: list[Any], low: float) -> bool:
-    """Whether the numbers lie in low..LARGEST, none of them NaN."""
+    """Whether the numbers (ints and floats) lie in low..LARGEST, none of them NaN."""
     if not values:
         return True
     try:
-        if np.isnan(np.asarray(values, dtype=float)).any():
-            return False
+        total = sum(values)  # NaN when one is NaN (or when infinities cancel: past LARGEST)
     except OverflowError:  # an integer past any float: past LARGEST too
+        return False
+    if total != total:
         return False
     return min(values) >= low and max(values) <= LARGEST  # exact, ints and floats alike
 
