@@ -160,7 +160,8 @@ def _per_backend(runs: pd.DataFrame, only_old: pd.Series, only_new: pd.Series, f
                 **{name.replace(" ", "_").lower(): int(counts.get(name, 0))
                    for name in (WRONG_NEW, WRONG_OLD, NEWLY_UNSOLVED, "newly solved",
                                 SLOWER_RUN, "faster")},
-                "old_par2_s": group["par2_old"].mean(), "new_par2_s": group["par2_new"].mean(),
+                "old_par2_ms": group["par2_old"].mean() * 1000,
+                "new_par2_ms": group["par2_new"].mean() * 1000,
                 "median_ratio": group["ratio"].median()}
         if rule == PAIRED:  # a line per puzzle, time judged per backend
             line = {"puzzles" if k == "runs" else k: v for k, v in line.items()
