@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping, Sequence
+from operator import itemgetter, methodcaller
 from pathlib import Path
 from typing import Any
 
@@ -78,19 +79,22 @@ RESULT_COLUMNS = list(Row.columns())
 
 def results_frame(rows: Sequence[Row]) -> pd.DataFrame:
     """One line per run; stats become columns named after them (nodes, guesses, ...). Built a
-    column at a time (Row.record's cells), not a dict per row."""
+    column at a time (Row.record's cells) from the rows' own fields, not a dict per row."""
+    fields = [vars(row) for row in rows]
     columns: dict[str, list[Any]] = {}
     for column, name, item in ROW_CELLS:
-        values = [getattr(row, name) for row in rows]
-        columns[column] = [v.get(item) for v in values] if item else values
-    columns["status"] = [row.status.value for row in rows]
-    extra = sorted({k for row in rows for k in row.stats} - set(RESULT_COLUMNS))
+        values = list(map(itemgetter(name), fields))
+        columns[column] = list(map(methodcaller("get", item), values)) if item else values
+    columns["status"] = list(map(STATUS_WORDS.__getitem__, map(itemgetter("status"), fields)))
+    stats = list(map(itemgetter("stats"), fields))
+    extra = sorted(set().union(*stats) - set(RESULT_COLUMNS))
     for stat in extra:
-        columns[stat] = [row.stats.get(stat, math.nan) for row in rows]
+        columns[stat] = list(map(methodcaller("get", stat, math.nan), stats))
     frame = pd.DataFrame(columns, columns=RESULT_COLUMNS + extra)
     return frame.sort_values(["dataset", "puzzle", "backend"], kind="stable", ignore_index=True)
 
 
+STATUS_WORDS = {status: status.value for status in Status}
 ROW_CELLS = [(f.metadata["column"] or f.name, f.name, f.metadata["item"])
              for f in dataclasses.fields(Row) if "column" in f.metadata]  # as Row.record
 
