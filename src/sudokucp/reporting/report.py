@@ -45,6 +45,7 @@ from sudokucp.reporting.ranking import (
     rankings,
     ratio_text,
 )
+from sudokucp.reporting.results_csv import write_results_csv
 from sudokucp.reporting.scores import (
     FLOOR_MS,
     PENALTY,
@@ -308,7 +309,7 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
     paths = [out / name for name in ("results.csv", "summary.csv", "scores.csv", "pairs.csv",
                                      "instances.csv", "cactus.png", SCATTER_FILE, "summary.md",
                                      "report.html")]
-    atomic_write(paths[0], lambda tmp: results.to_csv(tmp, index=False))  # full precision
+    atomic_write(paths[0], lambda tmp: write_results_csv(results, tmp))  # full precision
     for path, frame in zip(paths[1:5], tables):
         _csv(frame, path)
     _csv(ranking_frame(ranked), out / "ranking.csv")
