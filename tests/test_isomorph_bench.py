@@ -106,8 +106,10 @@ def test_cli_isomorphs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["bench", "--puzzles", str(FOUR), "--backends", "mrv", "--isomorphs", "2",
                  "--seed", "3", "--max-puzzles", "2", "--out", str(out)]) == 0
     assert "forms.csv" in capsys.readouterr().out
-    assert main(["bench", "--puzzles", str(FOUR), "--backends", "mrv", "--isomorphs", "-1",
-                 "--out", str(out)]) == 2
+    with pytest.raises(SystemExit) as refused:  # refused by the parser, before any run
+        main(["bench", "--puzzles", str(FOUR), "--backends", "mrv", "--isomorphs", "-1",
+              "--out", str(out)])
+    assert refused.value.code == 2 and "-1 must be at least 0" in capsys.readouterr().err
 
 
 def test_a_variant_runs_as_given_only_and_is_refused_a_canonical_form(tmp_path: Path) -> None:
