@@ -148,13 +148,17 @@ def _install_shipped(data: DataSet) -> bool:
     copy = shipped(data)
     if copy is None:
         return False
-    raw = raw_path(data)
+    _copy_in(copy, raw_path(data))
+    return True
+
+
+def _copy_in(source: Path, raw: Path) -> None:
+    """Copy an upstream file into the cache's raw/, whole or not at all."""
     try:
-        atomic_write(raw, lambda tmp: shutil.copyfile(copy, tmp))
+        atomic_write(raw, lambda tmp: shutil.copyfile(source, tmp))
     except OSError as err:
         raise DatasetError(f"{write_error(err, raw)}; the data-set cache needs room, or set "
                            f"{CACHE_ENV} to another folder") from None
-    return True
 
 
 def _raw_matches(data: DataSet) -> bool:
@@ -189,11 +193,7 @@ def add(name: str, file: str | Path) -> tuple[Path, str]:
                            f"(from {data.url})")
     writable_cache(data)
     raw = raw_path(data)
-    try:
-        atomic_write(raw, lambda tmp: shutil.copyfile(source, tmp))
-    except OSError as err:
-        raise DatasetError(f"{write_error(err, raw)}; the data-set cache needs room, or set "
-                           f"{CACHE_ENV} to another folder") from None
+    _copy_in(source, raw)
     target = converted_path(data)
     target.unlink(missing_ok=True)
     digest_path(data).unlink(missing_ok=True)
