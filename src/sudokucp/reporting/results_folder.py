@@ -9,6 +9,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -139,10 +140,16 @@ def _refusal(puzzle: Puzzle, cells: tuple[int, ...]) -> str | None:
 def _puzzle_of(row: Row) -> Puzzle | str:
     """The puzzle of a row's grid (in its box shape when given), or why there is none."""
     try:
-        shape = Shape.parse(f"box {row.box}") if row.box else None
+        shape = _box_shape(row.box) if row.box else None
         return Puzzle.parse(row.grid, shape=shape)
     except ValueError as err:  # a PuzzleError, mostly
         return str(err)
+
+
+@lru_cache(maxsize=64)
+def _box_shape(box: str) -> Shape:
+    """The shape of a row's box ('3x3'), read once per distinct text."""
+    return Shape.parse(f"box {box}")
 
 
 SYMBOL_VALUES = {symbol: value for value, symbol in enumerate(SYMBOLS)}
