@@ -57,7 +57,8 @@ STAGES = [  # (stage, function: file suffix and name), in the order the report r
     ("ranking", "ranking.py", "rankings"),
     ("plots (cactus, scatter matrix)", "report.py", "_plots"),
     ("report.html", "html_report.py", "render"),
-    ("writing the CSV files", "generic.py", "to_csv"),
+    ("writing results.csv", "results_csv.py", "write_results_csv"),
+    ("writing the other CSV files", "generic.py", "to_csv"),
 ]
 PARTS = [("all bootstrap draws (inside summary and pairs)", "stats.py", "_resampled")]
 
@@ -86,8 +87,13 @@ def make_runs(folder: Path) -> str:
 
 
 def make_million(source: Path, folder: Path) -> None:
-    """folder/results.jsonl: every line of source's log COPIES times, repeats 0..COPIES-1."""
+    """folder/results.jsonl: every line of source's log COPIES times, repeats 0..COPIES-1
+    (kept when an earlier call made it from the same log)."""
     folder.mkdir(parents=True, exist_ok=True)
+    made = folder / "results.jsonl"
+    if (made.exists() and made.stat().st_mtime > (source / "results.jsonl").stat().st_mtime
+            and log_lines(folder) == log_lines(source) * COPIES):
+        return
     shutil.copy(source / "measurement.json", folder / "measurement.json")
     lines = (source / "results.jsonl").read_bytes().splitlines()
     with (folder / "results.jsonl").open("wb") as out:
