@@ -13,15 +13,15 @@ from sudokucp.executors.local import LocalExecutor
 from sudokucp.harness import Contender, Dataset, cross_validate, execute, load_dataset, plan
 from sudokucp.result import Status
 
-# Every backend on every file: its module's runs take a minute of two cores, more under load.
+# Every backend on every file: its module's runs take half a minute of two cores, more under load.
 pytestmark = pytest.mark.slow
 
-PER_FILE = 2  # the first puzzles of every file: every file and every backend, not every puzzle
+PER_FILE = 1  # the first puzzle of every file: every file and every backend, not every puzzle
 TIMEOUT = 1.0  # seconds per run: far above the milliseconds the fast backends take on these grids
 # Plain backtracking and python-constraint's pure-Python search end as TIMEOUT on the hard grids
 # whatever the limit: a shorter one for them (they answer the small and easy grids, compared there).
 SLOW = {"naive", "naive-iterative", "pyconstraint"}
-SLOW_TIMEOUT = 0.5
+SLOW_TIMEOUT = 0.25
 MAX_SIDE = 16  # 25x25 minimal grids take most backends minutes: the generator's tests cover them
 FAILURES = {Status.WRONG, Status.CRASH, Status.ERROR, Status.MEMOUT}
 # Programs run on the same exported CNF as cadical, a process per grid: cadical speaks for them
@@ -31,7 +31,7 @@ BACKENDS = [name for name in INSTALLED if name not in SAME_CNF]
 
 
 def sample() -> list[Dataset]:
-    """The first PER_FILE puzzles of every puzzle file whose grids are at most MAX_SIDE wide."""
+    """The first PER_FILE puzzle(s) of every puzzle file whose grids are at most MAX_SIDE wide."""
     datasets = [load_dataset(path, PER_FILE) for path in sorted(PUZZLES.rglob("*.txt"))]
     return [d for d in datasets if d.puzzles and d.puzzles[0].side <= MAX_SIDE]
 
