@@ -85,3 +85,25 @@ def test_reading_a_folder_leaves_the_collector_as_it_found_it(tmp_path, enabled)
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize("line", [
+    json.dumps(_plain()).encode(), b'{"a": 1}  \t\r', b'{"a": 1} x', b'{"a": 1}{"b": 2}',
+    b' {"a": 1}', b'[1, 2]', b'{', b'{}', b'{"a": NaN, "b": -Infinity}', b'{"a": "\xff"}',
+    b'{"a": "\\ud800"}', b'{"a": "tab\there"}', '{"é": "ü"}'.encode(), b'{"a": 1}\x00',
+    '{"a": 1}'.encode("utf-16-le"), b'{"a": ' + b'[' * 100_000 + b']' * 100_000 + b'}',
+    b'{"a": 1, "a": 2}', b'{"big": 1' + b'0' * 400 + b'}',
+])
+def test_a_line_is_decoded_as_json_loads_decodes_it(line):
+    from sudokucp.reporting.log_rows import decoded
+
+    try:
+        expected: object = json.loads(line)
+    except (ValueError, RecursionError) as err:
+        expected = type(err)
+    try:
+        found: object = decoded(line)
+    except (ValueError, RecursionError) as err:
+        found = type(err)
+    assert found == expected or (found != found and expected != expected)
+    assert type(found) is type(expected)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Sequence
+from json.scanner import make_scanner
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,7 @@ def read_lines(path: Path, lines: Sequence[bytes]) -> tuple[list[Row], list[str]
             if not line.strip():
                 continue
             try:
-                found.append((number, json.loads(line)))
+                found.append((number, decoded(line)))
             except (ValueError, RecursionError):
                 notes.append(line_note(path, number, TornLine("is not a result record")))
         quick = quick_rows([data for _, data in found], shared)
@@ -62,6 +63,24 @@ def read_lines(path: Path, lines: Sequence[bytes]) -> tuple[list[Row], list[str]
             except RowError as err:
                 notes.append(line_note(path, number, err))
     return rows, notes
+
+
+SCAN = make_scanner(json.JSONDecoder())  # json.loads' own scanner, called without its wrappers
+BLANK = " \t\n\r"  # the whitespace json.loads allows after a value
+
+
+def decoded(line: bytes) -> Any:
+    """json.loads(line), its C scanner called directly on a UTF-8 line that opens an object
+    (json.loads itself, and its error, for any other line or any failure)."""
+    if line[:1] == b"{" and line[1:2] != b"\0":  # json.loads would read it as UTF-8
+        try:
+            text = line.decode("utf-8", "surrogatepass")
+            data, end = SCAN(text, 0)
+            if end == len(text) or not text[end:].strip(BLANK):
+                return data
+        except (StopIteration, ValueError, RecursionError):
+            pass
+    return json.loads(line)
 
 
 def quick_rows(objects: Sequence[Any], shared: dict[Any, Any] | None = None
