@@ -107,3 +107,16 @@ def test_a_line_is_decoded_as_json_loads_decodes_it(line):
         found = type(err)
     assert found == expected or (found != found and expected != expected)
     assert type(found) is type(expected)
+
+
+@pytest.mark.parametrize("text", [
+    b"", b"x", b"\n", b"\r", b"\r\n", b"a\r\nb\rc\n\nd", b"a\n\r\nb\r\r\n", b'{"a": 1}\n' * 5,
+    b"one\ntwo\r\nthree\rfour\n\n",
+])
+def test_the_log_read_by_blocks_has_the_lines_of_its_whole_text(text):
+    import io
+
+    from sudokucp.reporting.results_folder import log_lines
+
+    for block in (1, 2, 3, 5, 64):
+        assert list(log_lines(io.BytesIO(text), block)) == text.splitlines()

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import islice
 from json.scanner import make_scanner
 from pathlib import Path
 from typing import Any
@@ -41,15 +42,16 @@ WORDS = {"status": STATUS_VALUES, "limit_hit": {None, "cpu", "wall"},
 CHUNK = 10_000  # lines parsed at a time (their JSON objects are dropped once rows)
 
 
-def read_lines(path: Path, lines: Sequence[bytes]) -> tuple[list[Row], list[str]]:
+def read_lines(path: Path, lines: Iterable[bytes]) -> tuple[list[Row], list[str]]:
     """The rows of a results log's lines and a note per unreadable line (naming `path` and the
-    line), as sudokucp.runlog.read_row reads each."""
+    line), as sudokucp.runlog.read_row reads each; the lines taken CHUNK at a time."""
     rows: list[Row] = []
     notes: list[str] = []
     shared: dict[Any, Any] = {}
-    for start in range(0, len(lines), CHUNK):
+    numbered = enumerate(lines, 1)
+    while chunk := list(islice(numbered, CHUNK)):
         found: list[tuple[int, Any]] = []
-        for number, line in enumerate(lines[start:start + CHUNK], start + 1):
+        for number, line in chunk:
             if not line.strip():
                 continue
             try:

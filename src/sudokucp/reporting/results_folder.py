@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -38,15 +38,31 @@ class ResultsFolder:
 
 
 def read_rows(path: Path) -> tuple[list[Row], list[str]]:
-    """Every readable line of a results log (left as it is), and a note per unreadable line."""
+    """Every readable line of a results log (left as it is), and a note per unreadable line;
+    the file read a block at a time, never whole."""
     try:
-        lines = path.read_bytes().splitlines()
+        with path.open("rb") as handle:
+            return read_lines(path, log_lines(handle))
     except FileNotFoundError:
         raise FolderError(f"{path.parent}: no {path.name} there (is it a folder that "
                           f"`sudoku-cp bench --out` wrote?)") from None
     except OSError as err:
         raise FolderError(f"cannot read {path}: {err.strerror}") from None
-    return read_lines(path, lines)
+
+
+BLOCK = 1 << 24  # bytes of the log read at a time
+
+
+def log_lines(handle: BinaryIO, block: int = BLOCK) -> Iterator[bytes]:
+    """The lines of an open file as bytes.splitlines gives those of its whole text: each
+    block cut after its last newline, the rest carried to the next."""
+    rest = b""
+    while chunk := handle.read(block):
+        text = rest + chunk
+        cut = text.rfind(b"\n") + 1
+        rest = text[cut:]
+        yield from text[:cut].splitlines()
+    yield from rest.splitlines()
 
 
 def load_folder(folder: str | Path) -> ResultsFolder:
