@@ -222,3 +222,14 @@ def test_the_page_caps_its_results_table_and_says_where_the_rest_is(tmp_path):
     assert table.count("<tr>") == 1000 + 1  # the header's row and 1,000 runs
     assert table.count(">timeout<") == 4 * 30  # every unsolved run kept first
     assert len(page.encode()) < 2_000_000
+
+
+def test_a_backtick_in_a_file_name_keeps_its_code_span(tmp_path):
+    puzzles = tmp_path / "odd`name.txt"
+    puzzles.write_text("1.3.3.1.2.4.4.2.\n")
+    bench_and_report(BenchConfig(backends=["mrv"], puzzles=[puzzles], out=tmp_path / "out",
+                                 timeout=5))
+    page = (tmp_path / "out" / "report.html").read_text()
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    assert re.search(r"<code>[^<]*odd`name\.txt</code>", page)
+    assert re.search(r"``[^`]*odd`name\.txt``", summary)  # a fence longer than the backtick

@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import html
 import numbers
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -21,7 +20,7 @@ import pandas as pd
 
 from sudokucp.i18n import _
 from sudokucp.reporting.scores import UNSOLVED, VBS
-from sudokucp.reporting.text import sig
+from sudokucp.reporting.text import sig, spans
 from sudokucp.stats import ANSWERED_WORDS
 
 
@@ -87,7 +86,8 @@ def _noise(page: Page) -> str:
 
 def _inline(text: str) -> str:
     """Markdown's `code` as <code>, everything else escaped."""
-    return re.sub(r"`([^`]*)`", r"<code>\1</code>", html.escape(text, quote=False))
+    return "".join(f"<code>{html.escape(part, quote=False)}</code>" if is_code
+                   else html.escape(part, quote=False) for is_code, part in spans(text))
 
 
 def _list(items: Sequence[str]) -> str:

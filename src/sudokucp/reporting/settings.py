@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from sudokucp.i18n import N_, _
+from sudokucp.reporting.text import code
 
 
 def _runs(v: Any) -> str:
@@ -27,7 +28,7 @@ def _repeat(v: int) -> str:
 
 
 SETTING_LINES: dict[str, Callable[[Any], str]] = {  # key of the settings: its line, units named
-    "command": lambda v: _("command: `{command}`").format(command=v),
+    "command": lambda v: _("command: {command}").format(command=code(v)),
     "date": lambda v: _("date: {date} (start)").format(date=v),
     "machine": lambda v: _("machine: {machine}").format(machine=v),
     "load": lambda v: _("load average at the start (1, 5, 15 min): {load}").format(load=v),
@@ -44,10 +45,10 @@ SETTING_LINES: dict[str, Callable[[Any], str]] = {  # key of the settings: its l
     "seed": lambda v: _("seed: {seed} (the order of all runs shuffled)").format(seed=v),
     "retry": lambda v: _("retried: the runs that had ended {statuses}").format(
         statuses=", ".join(v)),
-    "puzzles": lambda v: _("puzzles: {files}").format(files=", ".join(f"`{p}`" for p in v)),
+    "puzzles": lambda v: _("puzzles: {files}").format(files=", ".join(map(code, v))),
     "max_puzzles": lambda v: _("at most {count} puzzles per file").format(count=v),
-    "rebuilt": lambda v: _("tables rebuilt from results.jsonl alone: `{command}` (the log holds "
-                           "no date, machine or load of its runs)").format(command=v),
+    "rebuilt": lambda v: _("tables rebuilt from results.jsonl alone: {command} (the log holds "
+                           "no date, machine or load of its runs)").format(command=code(v)),
     "read": lambda v: _("runs in the tables: {count}, read from results.jsonl").format(count=v),
     "datasets": lambda v: _("data sets: {sets}").format(sets=", ".join(
         _("{name} ({count} puzzles)").format(name=k, count=n) for k, n in v.items())),

@@ -10,7 +10,7 @@ from typing import Any
 
 DIGITS = 3  # significant digits of every time and ratio the reports print
 MARKDOWN = re.compile(r"([\\`*\[\]|])")  # what would make Markdown of a name: escaped
-CODE = re.compile(r"(`[^`]*`)")  # a code span of a settings line, already inert
+CODE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")  # a code span: a fence, the same fence
 
 
 def sig(value: float, digits: int = DIGITS) -> str:
@@ -42,7 +42,27 @@ def md(text: Any) -> str:
     return MARKDOWN.sub(r"\\\1", plain)
 
 
+def code(text: Any) -> str:
+    """`text` as a Markdown code span: its fence longer than any run of backticks inside, so
+    that a backtick in a file name cannot close it early."""
+    text = str(text).replace("\r", " ").replace("\n", " ")
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def spans(text: str) -> list[tuple[bool, str]]:
+    """`text` cut into plain parts and code spans' contents: (is_code, content)."""
+    parts, end = [], 0
+    for span in CODE.finditer(text):
+        inner = span.group(2)
+        if inner[:1] == inner[-1:] == " " and inner.strip():
+            inner = inner[1:-1]
+        parts += [(False, text[end:span.start()]), (True, inner)]
+        end = span.end()
+    return [*parts, (False, text[end:])]
+
+
 def md_line(text: str) -> str:
-    """A line that may hold `code` spans (inert as they are, a backtick inside one cannot
-    close it early), the rest escaped as md() does."""
-    return "".join(part if CODE.fullmatch(part) else md(part) for part in CODE.split(text))
+    """A line that may hold code spans (kept as code, inert), the rest escaped as md() does."""
+    return "".join(code(part) if is_code else md(part) for is_code, part in spans(text))
