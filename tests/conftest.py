@@ -80,9 +80,16 @@ SLOW_LIMIT = 600  # seconds: the backstop of a test marked slow, exempt from the
 
 
 def pytest_collection_modifyitems(config, items) -> None:
+    """The slow tests' backstop; the files holding one run first (each file keeps its order),
+    so that `-n 2 --dist loadfile` hands the long files out before the short ones that even
+    the two workers' loads at the end."""
+    long_files = set()
     for item in items:
-        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
-            item.add_marker(pytest.mark.timeout(SLOW_LIMIT))
+        if item.get_closest_marker("slow"):
+            long_files.add(item.path)
+            if not item.get_closest_marker("timeout"):
+                item.add_marker(pytest.mark.timeout(SLOW_LIMIT))
+    items.sort(key=lambda item: item.path not in long_files)  # stable: the rest keep theirs
 
 
 def pytest_unconfigure(config) -> None:
