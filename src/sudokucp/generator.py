@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 
-from sudokucp.backends import backend_class, get_backend
+from sudokucp.backends import backend_class, checkers, get_backend
 from sudokucp.backends.base import Backend
 from sudokucp.engine.propagation import Board, blank, settle
 from sudokucp.puzzle import Grid, Puzzle, Shape
@@ -32,9 +32,9 @@ from sudokucp.rules import CLASSIC, Rules
 # reports the totals): up to 12x12 the hybrid and MRV searches take well under a second; on 16x16
 # the CNF solver is about five times faster than the hybrid, and on 25x25 the hybrid can spend
 # minutes on a single check that the CNF solver settles in a fraction of a second.
-CHECKERS = ("hybrid", "mrv", "naive-iterative")
-LARGE_CHECKERS = ("sat", "hybrid", "mrv")
-LARGE_SIDE = 16  # sides from here on prefer LARGE_CHECKERS
+# The backends rank themselves (Backend.checker: 'classic' hybrid, mrv, naive-iterative; 'large'
+# sat, hybrid, mrv); the registry's checkers() lists them in that order.
+LARGE_SIDE = 16  # sides from here on prefer the 'large' checkers
 FILL_BUDGET = 2  # search nodes per cell before a fill restarts (same random stream)
 
 OnStep = Callable[[int, int, int], None]  # (steps done, steps in the pass, givens left)
@@ -127,7 +127,7 @@ def default_checker(side: int = 9) -> str:
     """The first checker for `side` that loads, is installed and counts two solutions of an
     empty 4x4."""
     probe = Puzzle.empty(Shape(2, 2), "probe")
-    names = LARGE_CHECKERS if side >= LARGE_SIDE else CHECKERS
+    names = checkers("large" if side >= LARGE_SIDE else "classic")
     for name in names:
         try:
             backend = get_backend(name)

@@ -80,10 +80,10 @@ def classify(counts: Mapping[str, int], solved: bool) -> str:
 
 def hybrid_guesses(puzzle: Puzzle) -> int | None:
     """Guesses of the hybrid solving `puzzle` with QQWing's techniques at its root."""
-    from sudokucp.backends import get_backend
+    from sudokucp.backends import for_role
 
     try:
-        backend = get_backend("hybrid", techniques=",".join(QQWING), branch="smallest")
+        backend = for_role("rating", techniques=",".join(QQWING), branch="smallest")
     except Exception:  # not written or not installed: the column stays empty
         return None
     result = backend.solve(puzzle, limit=1)
@@ -106,9 +106,9 @@ def rate(puzzle: Puzzle, *, guesses: bool = True) -> Rating:
 
 def count_solutions(puzzle: Puzzle) -> int:
     """The solutions of `puzzle` counted up to two by a complete search (the hybrid's)."""
-    from sudokucp.backends import get_backend
+    from sudokucp.backends import for_role
 
-    result = get_backend("hybrid").solve(puzzle, limit=2)
+    result = for_role("rating").solve(puzzle, limit=2)
     if result.error is not None:
         raise RuntimeError(f"cannot count the solutions of {puzzle.name or 'the grid'}: "
                            f"{result.error}")

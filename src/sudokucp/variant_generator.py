@@ -31,10 +31,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import cache
 
-from sudokucp.backends import backend_class, get_backend
+from sudokucp.backends import backend_class, checkers, get_backend
 from sudokucp.backends.base import Backend
-from sudokucp.backends.mrv import pick
-from sudokucp.engine.groups import Groups
+from sudokucp.engine.groups import Groups, pick
 from sudokucp.generator import (
     Generated,
     GenerateError,
@@ -57,8 +56,8 @@ MADE = tuple(k for k in KINDS if k in FLAGS or k in ("jigsaw", "killer", "pencil
 # 0.12 / 0.13 / 0.54, jigsaw 0.15 / 0.47 / 0.57, extra units 0.13 / 0.17 / 0.53, 6x6 jigsaw
 # 0.025 / 0.012 / 0.10; 9x9 killer 0.25 / about 60 / 0.36; 9x9 pencil-mark 8.6 / over 300 / 24
 # (about 350 checks without givens). The same puzzles whichever checker.
-CHECKERS = ("sat", "mrv", "cpsat")
-HARD_CHECKERS = ("sat", "cpsat", "mrv")  # with killer cages or pencil-mark candidates
+# The backends rank themselves (Backend.checker: 'variant' sat, mrv, cpsat; 'hard', with killer
+# cages or pencil-mark candidates, sat, cpsat, mrv); the registry's checkers() lists them.
 HARD_KINDS = frozenset({"killer", "pencil-mark"})
 FILL_BUDGET = 4  # search nodes per cell before a fill restarts (same random stream)
 FILL_TRIES = 8  # budgeted fills before new regions, or the checker's search on the empty grid
@@ -335,7 +334,7 @@ def checker(shape: Shape, kinds: frozenset[str], name: str | None = None) -> Bac
         except Exception:  # a module not written or a package not installed
             continue
     raise GenerateError(f"no uniqueness checker takes {kind_name(kinds)} here "
-                        f"(tried {', '.join(HARD_CHECKERS)})")
+                        f"(tried {', '.join(checkers('hard'))})")
 
 
 def refuse_checker(backend: Backend, kinds: frozenset[str]) -> None:
@@ -352,7 +351,7 @@ def refuse_checker(backend: Backend, kinds: frozenset[str]) -> None:
 def _takers(kinds: frozenset[str]) -> list[str]:
     """The checkers that take `kinds`, preferred first."""
     out = []
-    for name in HARD_CHECKERS if kinds & HARD_KINDS else CHECKERS:
+    for name in checkers("hard" if kinds & HARD_KINDS else "variant"):
         try:
             if kinds <= backend_class(name).kinds:
                 out.append(name)

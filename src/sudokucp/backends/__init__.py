@@ -173,6 +173,39 @@ def from_spec(spec: str) -> Backend:
     return get_backend(name, **options)
 
 
+def checkers(use: str) -> tuple[str, ...]:
+    """The registered backends ranked as uniqueness checkers for `use` ('classic', 'large',
+    'variant', 'hard': Backend.checker), preferred first; those whose module fails to load are
+    left out."""
+    ranked = []
+    for name in BACKENDS:
+        try:
+            rank = backend_class(name).checker.get(use)
+        except ImportError:
+            continue
+        if rank is not None:
+            ranked.append((rank, name))
+    return tuple(name for _, name in sorted(ranked))
+
+
+# The backend the library itself uses for a task, so that no module outside the registry names
+# one: rating.py's solution counts and its guess column (QQWing's techniques, then branching).
+ROLES: dict[str, str] = {"rating": "hybrid"}
+
+
+def for_role(role: str, **options: Any) -> Backend:
+    """The backend ROLES names for `role`, with `options`, checked to be installed."""
+    return get_backend(ROLES[role], **options)
+
+
+def missing_program(backend: Backend) -> str | None:
+    """Why a `command` backend's program cannot start here, None when it can and for every other
+    backend (backends/command/command.py)."""
+    from sudokucp.backends.command import missing_program as why
+
+    return why(backend)
+
+
 def available_backends() -> list[str]:
     """Names of the backends whose module loads and whose package imports here; the others are
     named with the reason in one notice (logged at INFO: the command line shows it)."""
@@ -196,8 +229,9 @@ def available_backends() -> list[str]:
 
 
 __all__ = ["BACKENDS", "ALIASES", "WRAPPERS", "Backend", "BackendUnavailable", "OptionError",
-           "UnknownBackend", "available_backends", "backend_class", "canonical", "from_spec",
-           "get_backend", "is_import_path", "parse_spec", "spec_name", "split_specs"]
+           "ROLES", "UnknownBackend", "available_backends", "backend_class", "canonical",
+           "checkers", "for_role", "from_spec", "get_backend", "is_import_path", "missing_program",
+           "parse_spec", "spec_name", "split_specs"]
 
 
 AFTERWARDS: list[Callable[[], object]] = []  # work a backend leaves for after a command's answers

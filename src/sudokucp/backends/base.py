@@ -114,9 +114,13 @@ class Backend(abc.ABC):
     so `_prepare` builds once per shape what later solves share. It is not re-entrant and not
     thread-safe: one solve at a time, from one thread.
 
-    Optional hooks, declared here and defined only by the backends that have them, so that
-    `hasattr(backend, name)` tells: `tracer`, `solve_many`, `solve_array`; and
-    `unavailable_reason()`, None unless a backend has a reason beyond a missing package.
+    Capabilities, declared here with a default that means "not supported", set or overridden by
+    the backends that have them, so that no caller asks a backend's name: `checker` (its rank as
+    a uniqueness checker), `traceable` (it calls `tracer`), `compiles_ahead` (`compile_ahead`),
+    `line_batch()` (a file of one-line grids solved in compiled batches), and
+    `unavailable_reason()`, None unless a backend has a reason beyond a missing package. The
+    batch hooks `solve_many`, `solve_array` and `solve_lines` are defined only by the backends
+    that have them.
     """
 
     name: ClassVar[str]
@@ -137,6 +141,12 @@ class Backend(abc.ABC):
     stats_keys: ClassVar[tuple[str, ...]] = ()  # keys every result's stats hold (errors aside)
     kinds: ClassVar[frozenset[str]] = frozenset({CLASSIC_KIND})  # variants it solves (rules.KINDS)
     _available: ClassVar[dict[str, bool]] = {}
+    checker: ClassVar[Mapping[str, int]] = {}
+    """Its rank as a uniqueness checker by use, lowest tried first (the registry's checkers()):
+    'classic' (grids under 16x16), 'large' (16x16 and up), 'variant', 'hard' (killer cages or
+    pencil marks); a use it is absent from never picks it."""
+    traceable: ClassVar[bool] = False  # calls `tracer` at its places (sudokucp.teaching.trace)
+    compiles_ahead: ClassVar[bool] = False  # compile_ahead() builds its kernels before any solve
 
     tracer: Tracer | None
     """Where a traced search tells its steps: set by sudokucp.teaching.trace around one solve,
@@ -150,6 +160,10 @@ class Backend(abc.ABC):
     solve_array: Callable[..., Any]
     """`solve_array(grids, shape, *, limit=1) -> batch`: solve_many on a (grids x cells) integer
     array, 0 for a blank; a value out of range is a ValueError naming the grid."""
+
+    solve_lines: Callable[..., Any]
+    """`solve_lines(data, shape=None, *, limit=1) -> batch`: a text of one-line grids read and
+    solved in compiled code, the text read and the answers of its grids."""
 
     def __init__(self, **options: Any) -> None:
         self.options = {**self.defaults, **{k: self._coerce(k, v) for k, v in options.items()}}
@@ -197,6 +211,18 @@ class Backend(abc.ABC):
                     raise
                 Backend._available[cls.module] = False
         return Backend._available[cls.module]
+
+    @classmethod
+    def compile_ahead(cls, progress: Callable[[str, int, int], None] | None = None) -> str:
+        """Build every kernel before the first solve (`backends --warm`), telling progress(what,
+        done, total); what was built, in words. Only where `compiles_ahead` says so."""
+        raise NotImplementedError(f"backend {cls.name} compiles nothing ahead")
+
+    def line_batch(self, path: str, shape: Shape | None, limit: int,
+                   keep: int | None) -> Any | None:
+        """A file of one-line grids read and solved in compiled batches (`entries()`, and
+        `solver(fallback)` giving each result as solve() would), or None: not supported here."""
+        return None
 
     @classmethod
     def unavailable_reason(cls) -> str | None:

@@ -178,6 +178,7 @@ class CPSat(Backend):
     """CP-SAT on the integer model (AllDifferent) or the one-hot Boolean model (exactly-one)."""
 
     name = "cpsat"
+    checker = {"variant": 2, "hard": 1}
     description = "OR-tools CP-SAT: AllDifferent per unit (model=integer) or one-hot exactly-one"
     extra = "ortools"
     module = "ortools"

@@ -29,7 +29,7 @@ from sudokucp.backends.base import (
     Tracer,
 )
 from sudokucp.clock import expired
-from sudokucp.engine.groups import Groups
+from sudokucp.engine.groups import Groups, pick
 from sudokucp.engine.propagation import lone_digits
 from sudokucp.puzzle import Grid, Puzzle, geometry
 from sudokucp.rules import CLASSIC_KIND, KINDS
@@ -234,35 +234,6 @@ def search_rules(puzzle: Puzzle, limit: int, deadline: float | None, dynamic: bo
         stats.update(nodes=nodes, backtracks=backtracks)
 
 
-def pick(g: Groups, cells: list[int], cands: list[int], full_units: list[tuple[int, ...]],
-         k: int, dynamic: bool, hidden: bool) -> int:
-    """The candidates of the cell swapped into place k: the fewest (dynamic) or the next
-    (static); with `hidden`, a digit's last place in a full group when no cell is forced."""
-    if not dynamic:
-        return g.candidates(cells[k])
-    best, mask, at = len(g.free) + 64, 0, k
-    for c in cells:
-        cands[c] = 0
-    for i in range(k, len(cells)):
-        cand = g.candidates(cells[i])
-        cands[cells[i]] = cand
-        if cand.bit_count() < best:
-            best, mask, at = cand.bit_count(), cand, i
-            if best < 2:
-                break
-    if hidden and best > 1:
-        found = lone_digits(cands, full_units, g.free[:len(full_units)])
-        if found is False:
-            return 0
-        if found is not None:
-            u, lone = found
-            bit = lone & -lone
-            cell = next(c for c in full_units[u] if cands[c] & bit)
-            at, mask = cells.index(cell, k), bit
-    cells[k], cells[at] = cells[at], cells[k]
-    return mask
-
-
 class MRV(Backend):
     """Backtracking that fills the most constrained cell first.
 
@@ -271,10 +242,12 @@ class MRV(Backend):
     """
 
     name = "mrv"
+    checker = {"classic": 1, "large": 2, "variant": 1, "hard": 2}
     description = "backtracking, fewest candidates first: dynamic (every node) or static (once)"
     defaults = {"order": "dynamic", "hidden": True}
     choices = {"order": ("dynamic", "static")}
     tracer: Tracer | None = None  # set by sudokucp.teaching.trace
+    traceable = True
     stats_keys = ("nodes", "backtracks")
     kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant: search_rules (not traced)
 

@@ -132,6 +132,7 @@ class TracedCounts(dict):
 
 class _Naive(Backend):
     tracer: Tracer | None = None  # set by sudokucp.teaching.trace: traced digits and counts
+    traceable = True
     stats_keys = ("nodes", "backtracks")
     kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant: RuleDigits over its layout's groups
 
@@ -206,6 +207,7 @@ class NaiveIterative(_Naive):
     """Iterative: an explicit stack holding the next digit to try per open cell."""
 
     name = "naive-iterative"
+    checker = {"classic": 2}
     description = "seeds' backtracking: row-major, digits ascending, explicit stack"
 
     def _walk(self, board: UsedDigits, empties: list[int], n: int, limit: int,

@@ -162,8 +162,7 @@ def _executor_options(args: argparse.Namespace) -> dict[str, object]:
 def refuse_missing_programs(specs: Sequence[str]) -> None:
     """A `command:` backend whose program cannot start here is refused before any run, as a
     preset whose program is missing is (BackendUnavailable: exit 2, one line)."""
-    from sudokucp.backends import BackendUnavailable, from_spec
-    from sudokucp.backends.command import missing_program
+    from sudokucp.backends import BackendUnavailable, from_spec, missing_program
     from sudokucp.i18n import _
 
     for spec in specs:

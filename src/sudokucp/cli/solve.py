@@ -8,7 +8,7 @@ import dataclasses
 import sys
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sudokucp.backends import (
     ALIASES,
@@ -47,8 +47,6 @@ from sudokucp.result import Result, Status
 
 if TYPE_CHECKING:
     import random
-
-    from sudokucp.backends.jit.lines import FileBatch
 
 
 def add_solve(sub: argparse._SubParsersAction) -> None:
@@ -266,17 +264,15 @@ def _solve_all(args: argparse.Namespace) -> int:
     return code
 
 
-def _line_batch(args: argparse.Namespace, backend: Backend, limit: int) -> FileBatch | None:
-    """jit on a file of one-line grids with no per-grid limit but the count: its grids read and
-    solved in compiled batches, each result as solve() gives it (backends/jit/lines.py); None
-    for any other run."""
-    if (backend.name != "jit" or args.file == "-" or args.timeout or args.cpu_limit
+def _line_batch(args: argparse.Namespace, backend: Backend, limit: int) -> Any | None:
+    """A file of one-line grids with no per-grid limit but the count, on a backend that reads
+    and solves them in compiled batches (Backend.line_batch: jit), each result as solve() gives
+    it; None for any other run."""
+    if (args.file == "-" or args.timeout or args.cpu_limit
             or args.memory or args.isomorph is not None or args.all):
         return None
-    from sudokucp.backends.jit.lines import FileBatch
-
-    return FileBatch.open(backend, puzzle_source(args.file), args.shape, limit,
-                          0 if args.count else None)
+    return backend.line_batch(puzzle_source(args.file), args.shape, limit,
+                              0 if args.count else None)
 
 
 def _solve_one(solve: Solver, puzzle: Puzzle, limit: int, count_only: bool,
@@ -428,7 +424,7 @@ def _warm(name: str) -> int:
     import time
 
     cls = backend_class(name)
-    if not hasattr(cls, "compile_ahead"):
+    if not cls.compiles_ahead:
         raise CommandError(f"--warm: {name} compiles nothing ahead (jit does)")
     if not cls.available():
         raise CommandError(f"--warm: {name} is not available here: {unavailable_reason(cls)}")

@@ -6,6 +6,7 @@ variants (mrv, naive, ...) place and remove digits on it.
 
 from __future__ import annotations
 
+from sudokucp.engine.propagation import lone_digits
 from sudokucp.puzzle import Grid, Puzzle
 from sudokucp.rules import layout, reachable
 
@@ -76,3 +77,32 @@ class Groups:
                     return False
                 self.place(cell, bit)
         return True
+
+
+def pick(g: Groups, cells: list[int], cands: list[int], full_units: list[tuple[int, ...]],
+         k: int, dynamic: bool, hidden: bool) -> int:
+    """The candidates of the cell swapped into place k: the fewest (dynamic) or the next
+    (static); with `hidden`, a digit's last place in a full group when no cell is forced."""
+    if not dynamic:
+        return g.candidates(cells[k])
+    best, mask, at = len(g.free) + 64, 0, k
+    for c in cells:
+        cands[c] = 0
+    for i in range(k, len(cells)):
+        cand = g.candidates(cells[i])
+        cands[cells[i]] = cand
+        if cand.bit_count() < best:
+            best, mask, at = cand.bit_count(), cand, i
+            if best < 2:
+                break
+    if hidden and best > 1:
+        found = lone_digits(cands, full_units, g.free[:len(full_units)])
+        if found is False:
+            return 0
+        if found is not None:
+            u, lone = found
+            bit = lone & -lone
+            cell = next(c for c in full_units[u] if cands[c] & bit)
+            at, mask = cells.index(cell, k), bit
+    cells[k], cells[at] = cells[at], cells[k]
+    return mask

@@ -163,9 +163,8 @@ class TracedFound(Found):
 
 
 def traceable(backend: Backend) -> bool:
-    """Whether the backend calls a tracer: Backend declares the hook, and a backend that has it
-    sets `tracer = None` in its class."""
-    return hasattr(backend, "tracer")
+    """Whether the backend calls a tracer (its class says so with `traceable`)."""
+    return backend.traceable
 
 
 def traced_names() -> list[str]:
@@ -175,7 +174,7 @@ def traced_names() -> list[str]:
     names = []
     for name in BACKENDS:
         try:
-            if hasattr(backend_class(name), "tracer"):
+            if backend_class(name).traceable:
                 names.append(name)
         except ImportError:
             continue

@@ -67,11 +67,13 @@ class Hybrid(Backend):
     """Logic to a fixpoint at the root, then MRV search with propagation at every node."""
 
     name = "hybrid"
+    checker = {"classic": 0, "large": 1}  # generator.py measures the order
     description = "logic to a fixpoint, then MRV search with singles (or more) at every node"
     defaults = {"techniques": "locked", "node_techniques": "singles", "branch": "degree",
                 "restarts": "auto", "seed": 0}
     choices = {"branch": tuple(RULES), "restarts": ("auto", "luby", "none")}
     tracer = None  # a sudokucp.teaching.trace.Tracer while a search is traced
+    traceable = True
     kinds = frozenset({CLASSIC_KIND, *KINDS})  # over any full and non-full groups, sums, digits
 
     def __init__(self, **options: object) -> None:

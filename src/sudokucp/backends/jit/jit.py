@@ -136,6 +136,7 @@ class Jit(Backend):
     """Compiled bitmask searches: propagating depth-first search, or clause learning."""
 
     name = "jit"
+    compiles_ahead = True
     description = ("compiled (numba) bitmask search: singles to a fixpoint, smallest choice first "
                    "(band-wise masks at 9x9); clause learning for 25x25")
     extra = "jit"
@@ -441,6 +442,14 @@ class Jit(Backend):
         k, args, _, _ = self._arguments(shape, limit, 0, kept, "run_many")
         k.run_many(grids, *args, *out)
         return out
+
+    def line_batch(self, path: str, shape: Shape | None, limit: int,
+                   keep: int | None) -> Any | None:
+        """A file of one-line grids read and solved in compiled batches (lines.py's FileBatch),
+        or None for a file that is not one."""
+        from sudokucp.backends.jit.lines import FileBatch
+
+        return FileBatch.open(self, path, shape, limit, keep)
 
     def solve_lines(self, data: Any, shape: Shape | None = None, *, limit: int = 1,
                     kept: int = 1, stem: str = "") -> Any:

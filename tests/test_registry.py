@@ -1,0 +1,102 @@
+"""The registry owns backend names and hooks: outside src/sudokucp/backends/ no module compares a
+backend's name, names a backend in a lookup, probes one of Backend's hooks with hasattr, or
+imports a backend's own module; the capabilities are declared on Backend and the generators take
+their checkers from them."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from sudokucp.backends import ALIASES, BACKENDS, WRAPPERS, backend_class, checkers
+from sudokucp.backends.base import Backend
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sudokucp"
+NAMES = frozenset({*BACKENDS, *WRAPPERS, *ALIASES})
+LOOKUPS = frozenset({"get_backend", "backend_class", "from_spec", "canonical", "parse_spec"})
+HOOKS = frozenset({*dir(Backend), *Backend.__annotations__})
+SHARED = ("sudokucp.backends", "sudokucp.backends.base")  # the registry and the contract
+
+
+def _text(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _called(node: ast.Call) -> str:
+    return getattr(node.func, "id", None) or getattr(node.func, "attr", "")
+
+
+def breaches(source: str, where: str) -> list[str]:
+    """Each place of `source` that names a backend or probes a hook, as 'where:line: why'."""
+    found = []
+    for node in ast.walk(ast.parse(source, where)):
+        line = f"{where}:{getattr(node, 'lineno', 0)}: "
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if (any(isinstance(s, ast.Attribute) and s.attr == "name" for s in sides)
+                    and any(_text(s) in NAMES for s in sides)):
+                found.append(line + "compares a backend's name")
+        elif isinstance(node, ast.Call) and node.args:
+            if _called(node) == "hasattr" and len(node.args) == 2 and _text(node.args[1]) in HOOKS:
+                found.append(line + f"probes the hook {_text(node.args[1])!r} with hasattr")
+            elif _called(node) in LOOKUPS and (_text(node.args[0]) or "").lower() in NAMES:
+                found.append(line + f"looks up the backend {_text(node.args[0])!r} by name")
+        elif isinstance(node, ast.ImportFrom | ast.Import):
+            modules = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                       else [a.name for a in node.names])
+            found += [line + f"imports {m}, a backend's own module" for m in modules
+                      if m.startswith("sudokucp.backends.") and m not in SHARED]
+    return found
+
+
+OUTSIDE = [p for p in sorted(PACKAGE.rglob("*.py"))
+           if "backends" not in p.relative_to(PACKAGE).parts]
+
+
+def test_no_module_outside_the_backends_names_a_backend_or_probes_a_hook():
+    assert len(OUTSIDE) > 50
+    found = [b for p in OUTSIDE for b in breaches(p.read_text(), str(p.relative_to(PACKAGE)))]
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("planted, why", [
+    ("def f(backend):\n    return backend.name != 'jit'\n", "compares"),
+    ("def f(backend):\n    return 'mrv' == backend.name\n", "compares"),
+    ("def f(cls):\n    return hasattr(cls, 'compile_ahead')\n", "probes"),
+    ("def f(backend):\n    return hasattr(backend, 'tracer')\n", "probes"),
+    ("from sudokucp.backends import get_backend\nB = get_backend('hybrid')\n", "looks up"),
+    ("def f():\n    from sudokucp.backends.jit.lines import FileBatch\n", "imports"),
+    ("from sudokucp.backends.mrv import pick\n", "imports"),
+])
+def test_a_planted_breach_is_caught(planted, why):
+    source = (PACKAGE / "generator.py").read_text() + "\n" + planted
+    assert any(why in b for b in breaches(source, "generator.py"))
+
+
+def test_what_is_not_a_backend_passes():
+    fine = ("def f(p, backend, os):\n    a = p.name == 'ranking.csv'\n"
+            "    b = hasattr(os, 'sysconf')\n    c = backend.traceable\n"
+            "    from sudokucp.backends import for_role\n    return for_role('rating')\n")
+    assert breaches(fine, "x.py") == []
+
+
+def test_the_generators_checkers_keep_their_order():
+    assert checkers("classic") == ("hybrid", "mrv", "naive-iterative")
+    assert checkers("large") == ("sat", "hybrid", "mrv")
+    assert checkers("variant") == ("sat", "mrv", "cpsat")
+    assert checkers("hard") == ("sat", "cpsat", "mrv")
+
+
+def test_capabilities_are_declared_with_a_default_that_means_no():
+    assert Backend.checker == {} and not Backend.traceable and not Backend.compiles_ahead
+    with pytest.raises(NotImplementedError):
+        backend_class("mrv").compile_ahead()
+    assert backend_class("mrv").line_batch(object(), "x.txt", None, 1, None) is None
+    assert backend_class("jit").compiles_ahead and not backend_class("mrv").compiles_ahead
+    traced = {n for n in BACKENDS if backend_class(n).traceable}
+    assert traced == {"naive", "naive-iterative", "mrv", "hybrid"}
+    for name in BACKENDS:  # a checker must be able to prove uniqueness
+        cls = backend_class(name)
+        assert not cls.checker or cls.complete, name
