@@ -1,6 +1,7 @@
 """The written backend contract, held by every backend of the registry and by the template (loaded
 by its import path): the deadline, `keep`, clashing givens, every shape against the judge, the
-stats each promises, and the lifecycle (load, prepare, clock, search). No backend is named here:
+stats each promises (the checks of sudokucp/backends/contract.py, which `sudoku-cp backends
+--check` runs too), and the lifecycle (load, prepare, clock, search). No backend is named here:
 the lists come from `BACKENDS` and from each class's `choices`; a backend not installed is skipped
 with its reason. No assertion reads a stopwatch: a search is told its deadline has already passed
 (`late`), and the only timer is a backstop that ends a search that never looks at its clock.
@@ -8,15 +9,10 @@ with its reason. No assertion reads a stopwatch: a search is told its deadline h
 
 from __future__ import annotations
 
-import numbers
-import random
-import signal
 import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -32,19 +28,29 @@ from sudokucp.backends import (
     unavailable_reason,
 )
 from sudokucp.backends.base import TIMED_OUT, Backend
+from sudokucp.backends.contract import (
+    CLASH_SHAPES,
+    SHAPES,
+    UNENDING,
+    ContractError,
+    Overran,
+    check_build_s,
+    check_clashes,
+    check_deadline,
+    check_keep,
+    check_shape,
+    holed,
+    stopped_late,
+)
 from sudokucp.backends.template import Template
-from sudokucp.check import is_solution
 from sudokucp.io.formats import read_puzzles
-from sudokucp.puzzle import Puzzle, Shape
-from sudokucp.result import Result, Status
+from sudokucp.puzzle import Shape
+from sudokucp.result import Status
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "puzzles" / "seeds"
 TEMPLATE = "sudokucp.backends.template:Template"
 SPECS = [*BACKENDS, TEMPLATE]
-SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(3, 4)]
-GRACE = 10.0  # backstop: a search told its deadline has passed answers within milliseconds
-UNENDING = Puzzle.empty(Shape(4, 4))  # counting every 16x16 grid: no backend ever finishes
 
 
 def variants(spec: str) -> list[str]:
@@ -69,91 +75,14 @@ def backend(request) -> Backend:
     return instance(request.param)
 
 
-def holed(shape: Shape, share: float = 0.4, seed: int = 1) -> Puzzle:
-    """A solved grid of the shape with a share of its cells blanked (unique for these seeds)."""
-    r, c, n = shape.box_rows, shape.box_cols, shape.side
-    full = [((i % r) * c + i // r + j) % n + 1 for i in range(n) for j in range(n)]
-    rng = random.Random(seed)
-    return Puzzle(shape, tuple(0 if rng.random() < share else v for v in full), name=str(shape))
-
-
-def clashes(shape: Shape) -> Iterator[Puzzle]:
-    """Grids whose givens repeat a digit in a row, in a column, then in a box."""
-    n = shape.side
-    for other in (1, n, n + 1):
-        cells = [0] * shape.cells
-        cells[0] = cells[other] = 1
-        yield Puzzle(shape, tuple(cells), name=f"clash-{other}")
-
-
-def honest(backend: Backend, puzzle: Puzzle, result: Result) -> Result:
-    """The checks every result passes: no error, judged solutions, numeric stats holding the
-    keys the backend promises."""
-    assert result.error is None, f"{backend.label} on {puzzle.name}: {result.error}"
-    bad = [s for s in result.solutions if not is_solution(puzzle, s)]
-    assert not bad, f"{backend.label} on {puzzle.name}: the judge refuses {bad[0]}"
-    missing = set(backend.stats_keys) - set(result.stats)
-    assert not missing, f"{backend.label} promised stats {sorted(missing)}"
-    odd = {k: v for k, v in result.stats.items() if not isinstance(v, numbers.Real)}
-    assert not odd, f"{backend.label}: stats are numbers only, not {odd}"
-    return result
-
-
 # --- the deadline ---------------------------------------------------------------------------------
-
-class Overran(BaseException):
-    """The backstop went off: a search still running GRACE seconds after its deadline (not an
-    Exception, so that solve() cannot turn it into an ERROR result)."""
-
-
-@contextmanager
-def backstop(seconds: float) -> Iterator[None]:
-    """Raise Overran in the search if it runs past `seconds` (the main thread's alarm)."""
-    def ring(signum, frame):
-        raise Overran(f"still searching {seconds} s after its deadline")
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def late(backend: Backend) -> None:
-    """Hand the backend's search a deadline one second gone: its first look at the clock finds
-    it passed, however fast or loaded the machine."""
-    search = backend._search
-
-    def past_due(puzzle: Puzzle, limit: int, deadline: float | None):
-        return search(puzzle, limit, None if deadline is None else time.perf_counter() - 1.0)
-
-    backend._search = past_due  # type: ignore[method-assign]
-
-
-def stopped_late(backend: Backend, grace: float = GRACE) -> Result:
-    """Count every 16x16 grid with a deadline already passed: the result, or Overran."""
-    backend.load()
-    backend.prepare(UNENDING.shape)  # before the backstop: a compile is no search
-    late(backend)
-    with backstop(grace):
-        return backend.solve(UNENDING, limit=0, keep=2, time_limit=3600)
-
 
 # A search that cannot look at its clock mid-search (pyconstraint) is left out: only the outside
 # kill stops it (tests/test_executors.py).
 @pytest.mark.parametrize("spec", [v for spec in SPECS for v in variants(spec)
                                   if backend_class(spec).interruptible])
 def test_a_search_past_its_deadline_stops_and_says_so(spec):
-    backend = instance(spec)
-    try:
-        result = honest(backend, UNENDING, stopped_late(backend))
-    except Overran as err:
-        pytest.fail(f"{spec} {err}: it never looks at its clock")
-    assert not result.complete
-    if backend.complete or result.status is not Status.UNKNOWN:  # logic may be stuck first
-        assert result.status is Status.TIMEOUT and result.stats[TIMED_OUT] == 1, result
+    check_deadline(instance(spec))
 
 
 class ClockBlind(Template):
@@ -175,8 +104,12 @@ class Mute(Template):
 def test_the_deadline_check_catches_a_search_that_never_looks():
     with pytest.raises(Overran):
         stopped_late(ClockBlind(), grace=0.5)
+    with pytest.raises(ContractError, match="never looks at its clock"):
+        check_deadline(ClockBlind(), grace=0.5)
     result = stopped_late(Mute())
-    assert result.status is Status.UNKNOWN and TIMED_OUT not in result.stats  # refused above
+    assert result.status is Status.UNKNOWN and TIMED_OUT not in result.stats
+    with pytest.raises(ContractError, match="not TIMEOUT"):
+        check_deadline(Mute())
 
 
 def test_a_real_clock_ends_a_search_that_cannot_finish():
@@ -187,62 +120,24 @@ def test_a_real_clock_ends_a_search_that_cannot_finish():
 
 # --- what every backend holds ---------------------------------------------------------------------
 
-def eight_solutions() -> Puzzle:
-    """The 28-solution seed with a 5 given in r1c4: 8 of its solutions remain (each counted
-    solution costs the SAT programs a process)."""
-    seed = read_puzzles(SEEDS / "004-multiple.txt")[0].puzzle
-    cells = list(seed.cells)
-    assert cells[3] == 0
-    cells[3] = 5
-    return Puzzle(seed.shape, tuple(cells), seed.name)
-
-
 @pytest.mark.parametrize("spec", [spec for spec in SPECS if backend_class(spec).complete])
 def test_keep_holds_the_first_solutions_and_counts_them_all(spec):
     """Every backend that proves counts (logic does not)."""
-    backend = instance(spec)
-    puzzle = eight_solutions()
-    every = honest(backend, puzzle, backend.solve(puzzle, limit=0))
-    assert (every.count, len(set(every.solutions)), every.complete) == (8, 8, True)
-    kept = honest(backend, puzzle, backend.solve(puzzle, limit=0, keep=3))
-    assert (kept.count, len(kept.solutions), kept.complete) == (8, 3, True)
-    none = honest(backend, puzzle, backend.solve(puzzle, limit=0, keep=0))
-    assert (none.count, none.solutions) == (8, ())
-    some = honest(backend, puzzle, backend.solve(puzzle, limit=5, keep=2))
-    assert (some.status, some.count, len(some.solutions), some.complete) == (
-        Status.SOLVED, 5, 2, False)
+    check_keep(instance(spec))
 
 
-@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(3, 3)], ids=str)
+@pytest.mark.parametrize("shape", CLASH_SHAPES, ids=str)
 def test_clashing_givens_are_unsat_or_refused(backend, shape):
-    for puzzle in clashes(shape):
-        result = backend.solve(puzzle, limit=2, time_limit=60)
-        if result.status is Status.ERROR:  # a refusal that says why
-            assert result.error and not result.solutions, puzzle.name
-            continue
-        honest(backend, puzzle, result)
-        assert (result.status, result.complete, result.count) == (Status.UNSAT, True, 0), \
-            (puzzle.name, result)
+    check_clashes(backend, shape)
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_every_shape_is_solved_and_the_judge_agrees(backend, shape):
-    puzzle = holed(shape)
-    result = honest(backend, puzzle, backend.solve(puzzle, limit=2, time_limit=60))
-    if not backend.complete and result.status is Status.UNKNOWN:
-        return  # it may stop without an answer; what it answers is judged above
-    assert (result.status, result.count) == (Status.SOLVED, 1), result
-    assert result.complete or not backend.complete
+    check_shape(backend, shape)
 
 
 def test_build_s_comes_with_the_first_solve_of_a_shape(backend):
-    builds = type(backend)._prepare is not Backend._prepare
-    four, nine = holed(Shape(2, 2)), holed(Shape(3, 3))
-    first, again, other = (backend.solve(p, time_limit=60) for p in (four, four, nine))
-    for puzzle, result in ((four, first), (four, again), (nine, other)):
-        honest(backend, puzzle, result)
-    assert ("build_s" in first.stats, "build_s" in again.stats, "build_s" in other.stats) == (
-        builds, False, builds)
+    check_build_s(backend)
 
 
 # --- the lifecycle, on the base class -------------------------------------------------------------
@@ -292,9 +187,10 @@ def test_a_failing_build_is_an_error_result_and_is_tried_again():
 
 def test_the_optional_hooks_are_declared_on_the_base_class():
     declared = Backend.__annotations__
-    assert {"tracer", "solve_many", "solve_array"} <= set(declared)
+    hooks = ("tracer", "solve_many", "solve_array", "solve_lines")
+    assert set(hooks) <= set(declared)
     backend = Template()
-    assert not any(hasattr(backend, hook) for hook in ("tracer", "solve_many", "solve_array"))
+    assert not any(hasattr(backend, hook) for hook in hooks)
     assert Template.unavailable_reason() is None
 
 

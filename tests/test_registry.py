@@ -12,12 +12,14 @@ import pytest
 
 from sudokucp.backends import ALIASES, BACKENDS, WRAPPERS, backend_class, checkers
 from sudokucp.backends.base import Backend
+from sudokucp.backends.contract import checks, run_checks
+from sudokucp.backends.template import Template
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sudokucp"
 NAMES = frozenset({*BACKENDS, *WRAPPERS, *ALIASES})
 LOOKUPS = frozenset({"get_backend", "backend_class", "from_spec", "canonical", "parse_spec"})
 HOOKS = frozenset({*dir(Backend), *Backend.__annotations__})
-SHARED = ("sudokucp.backends", "sudokucp.backends.base")  # the registry and the contract
+SHARED = ("sudokucp.backends", "sudokucp.backends.base", "sudokucp.backends.contract")
 
 
 def _text(node: ast.AST) -> str | None:
@@ -100,3 +102,76 @@ def test_capabilities_are_declared_with_a_default_that_means_no():
     for name in BACKENDS:  # a checker must be able to prove uniqueness
         cls = backend_class(name)
         assert not cls.checker or cls.complete, name
+
+
+# --- sudoku-cp backends --check ---------------------------------------------------------------
+
+LIAR = '''
+from sudokucp.backends.template import Template
+
+
+class Liar(Template):
+    """Answers each grid with its first solution's first two digits swapped."""
+
+    def _search(self, puzzle, limit, deadline):
+        solutions, complete, stats = super()._search(puzzle, limit, deadline)
+        return [(s[1], s[0], *s[2:]) for s in solutions], complete, stats
+
+
+class Broken(Template):
+    def _search(self, puzzle, limit, deadline):
+        raise RuntimeError("no search written yet")
+'''
+
+
+def check(spec: str, capsys) -> tuple[int, str, str]:
+    from sudokucp.cli import main
+
+    code = main(["backends", "--check", spec])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_check_passes_a_backend_loaded_by_its_import_path(capsys):
+    code, out, _ = check("sudokucp.backends.template:Template:reverse=true", capsys)
+    lines = out.splitlines()
+    assert code == 0, out
+    assert [line.split()[0] for line in lines[:-1]] == ["ok"] * 9
+    assert {"ok    solves 9x9", "ok    deadline", "ok    keep and count"} <= set(lines)
+    assert lines[-1] == "sudokucp.backends.template:Template:reverse=True: every check passed"
+
+
+def test_check_names_each_failure_of_a_planted_bad_backend(tmp_path, monkeypatch, capsys):
+    (tmp_path / "planted_backends.py").write_text(LIAR)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out, _ = check("planted_backends:Liar", capsys)
+    assert code == 1
+    failed = [line for line in out.splitlines() if line.startswith("FAIL")]
+    assert any(line.startswith("FAIL  solves 9x9: ") and "the judge refuses" in line
+               for line in failed), out
+    assert out.splitlines()[-1].startswith("planted_backends:Liar: ")
+    code, out, _ = check("planted_backends:Broken", capsys)
+    assert code == 1 and "FAIL  solves 4x4: planted_backends:Broken on 4x4: RuntimeError: no " \
+                          "search written yet" in out
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("no_such_module_xyz:Thing", "no module named 'no_such_module_xyz'"),
+    ("sudokucp.puzzle:Shape", "not a Backend subclass"),
+    ("no_such_backend", "unknown backend"),
+    ("mrv:order=sideways", "one of dynamic, static"),
+])
+def test_check_refuses_a_spec_that_cannot_be_loaded(spec, words, capsys):
+    code, out, err = check(spec, capsys)
+    assert (code, out) == (2, "") and words in err and len(err.splitlines()) == 1
+
+
+def test_every_check_runs_on_a_fresh_instance():
+    made = []
+
+    def make():
+        made.append(Template())
+        return made[-1]
+
+    names = [name for name, why in run_checks(make) if why is None]
+    assert len(names) == len(made) == len(checks()) == 9

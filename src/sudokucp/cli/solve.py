@@ -374,6 +374,9 @@ def add_backends(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--warm", metavar="BACKEND",
                    help="compile a compiled backend's kernels now (jit), a line for each, so "
                         "that no later run waits for them")
+    p.add_argument("--check", metavar="SPEC",
+                   help="run the backend contract's checks on one backend, registered or "
+                        "module:Class; exit 0 when all pass, 1 naming each failure")
     p.set_defaults(handler=run_backends)
 
 
@@ -382,6 +385,10 @@ def run_backends(args: argparse.Namespace) -> int:
     why it is not available below it, all wrapped to the terminal's width."""
     if args.warm:
         return _warm(args.warm)
+    if args.check:
+        from sudokucp.cli.contract import run_check
+
+        return run_check(args.check)
     width = max(terminal_columns(), 40)
     rows, notes, counting = [("name", "available", "version")], [], []
     for name in [*BACKENDS, *WRAPPERS]:
