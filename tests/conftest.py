@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sudokucp.backends import BACKENDS, backend_class
+from sudokucp.backends import BACKENDS, UnknownBackend, backend_class, canonical, is_import_path
 
 # The session's caches, set by the controlling process before xdist starts its workers (they
 # inherit the environment): the data sets' empty (tests that fetch give their own), removed at
@@ -79,10 +79,53 @@ def warm_jit(folder: Path) -> None:
 SLOW_LIMIT = 600  # seconds: the backstop of a test marked slow, exempt from the 30 s limit
 
 
+def pytest_addoption(parser) -> None:
+    parser.addoption("--backend", action="append", default=[], metavar="NAME",
+                     help="run the tests parametrized by backend on this one only (repeatable: "
+                          "a registry name or alias, or module:Class)")
+
+
+def narrow(config, items) -> None:
+    """--backend NAME: deselect the items parametrized with any other backend (a param naming
+    one: 'mrv', 'mrv:order=static', 'module:Class'); the others stay."""
+    wanted = config.getoption("backend")
+    if not wanted:
+        return
+    try:
+        keep = {n if is_import_path(n) else canonical(n) for n in wanted}
+    except UnknownBackend as err:
+        raise pytest.UsageError(str(err)) from None
+    chosen, dropped = [], []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        names = {backend_named(v) for v in params.values()} - {None}
+        (dropped if names - keep else chosen).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = chosen
+
+
+def backend_named(value: object) -> str | None:
+    """The backend a param names: a registry name, or the module:Class of a Backend."""
+    if not isinstance(value, str):
+        return None
+    head = value.split(":")
+    if head[0] in BACKENDS:
+        return head[0]
+    path = ":".join(head[:2])
+    if len(head) < 2 or not is_import_path(path):
+        return None
+    try:
+        return path if backend_class(path) else None
+    except (ImportError, ValueError):
+        return None
+
+
 def pytest_collection_modifyitems(config, items) -> None:
-    """The slow tests' backstop; the files holding one run first (each file keeps its order),
-    so that `-n 2 --dist loadfile` hands the long files out before the short ones that even
-    the two workers' loads at the end."""
+    """--backend's narrowing; the slow tests' backstop; the files holding one run first (each
+    file keeps its order), so that `-n 2 --dist loadfile` hands the long files out before the
+    short ones that even the two workers' loads at the end."""
+    narrow(config, items)
     long_files = set()
     for item in items:
         if item.get_closest_marker("slow"):

@@ -6,6 +6,8 @@ their checkers from them."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -175,3 +177,35 @@ def test_every_check_runs_on_a_fresh_instance():
 
     names = [name for name, why in run_checks(make) if why is None]
     assert len(names) == len(made) == len(checks()) == 9
+
+
+# --- pytest --backend NAME ------------------------------------------------------------------------
+
+def collected(*args: str) -> tuple[int, list[str], str]:
+    """pytest's exit code, the items it lists and its error output, for tests/test_contract.py
+    collected with `args`, in a process of its own."""
+    run = subprocess.run([sys.executable, "-m", "pytest", "--co", "-p", "no:randomly", *args,
+                          "tests/test_contract.py"], capture_output=True, text=True,
+                         timeout=300, cwd=PACKAGE.parents[1])
+    return run.returncode, [line for line in run.stdout.splitlines() if "::" in line], run.stderr
+
+
+def test_pytest_backend_narrows_the_tests_parametrized_by_backend():
+    from conftest import backend_named
+
+    code, every, _ = collected()
+    assert code == 0
+    named = {backend_named(i.partition("[")[2].split("-")[0]) for i in every if "[" in i}
+    assert {"mrv", "naive", "sudokucp.backends.template:Template"} <= named
+    code, mrv, _ = collected("--backend", "mrv")
+    assert code == 0 and 0 < len(mrv) < len(every) and set(mrv) <= set(every)
+    assert "tests/test_contract.py::test_keep_holds_the_first_solutions_and_counts_them_all[mrv]" \
+        in mrv
+    assert not [i for i in mrv if "[" in i and backend_named(
+        i.partition("[")[2].split("-")[0]) not in {None, "mrv"}]
+    assert [i for i in every if "[" not in i] == [i for i in mrv if "[" not in i]  # kept
+    code, two, _ = collected("--backend", "mrv", "--backend", "recursive")  # an alias of naive
+    assert code == 0 and set(mrv) < set(two)
+    assert any(i.endswith("[naive]") for i in two) and not any("naive-iter" in i for i in two)
+    code, _, err = collected("--backend", "no_such_backend")
+    assert code == 4 and "unknown backend 'no_such_backend'" in err
