@@ -133,6 +133,7 @@ def test_a_failed_build_is_said_once_and_numba_answers(cache, tmp_path, how):
                "print(ahead.failure_path().read_text())") == said[1].split(" not built (")[1][:-1]
 
 
+@pytest.mark.slow  # a second real build: 16 s at a load of 3
 def test_a_build_asked_for_tries_again_after_a_failure(cache, tmp_path):
     """A noted failure stops the builds after a command, not the one `backends --warm jit`
     asks for (build_apart), which clears the note once it succeeds."""
