@@ -14,14 +14,16 @@ def run_check(spec: str) -> int:
     from sudokucp.backends.contract import run_checks
 
     make = _maker(spec)
-    failed = 0
+    failed = skipped = 0
     for name, why in run_checks(make):
         mark = "ok" if why is None else "skip" if why.startswith("skipped: ") else "FAIL"
-        failed += mark == "FAIL"
+        failed, skipped = failed + (mark == "FAIL"), skipped + (mark == "skip")
         print(f"{mark:<5} {name}" + ("" if why is None else f": {why.removeprefix('skipped: ')}"),
               flush=True)
     label = make().label
-    print(f"{label}: {failed} check(s) failed" if failed else f"{label}: every check passed")
+    left = f" ({skipped} not for it, skipped)" if skipped else ""
+    print(f"{label}: {failed} check(s) failed{left}" if failed
+          else f"{label}: every check passed{left}")
     return EXIT_UNSOLVED if failed else EXIT_OK
 
 
