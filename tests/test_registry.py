@@ -209,3 +209,9 @@ def test_pytest_backend_narrows_the_tests_parametrized_by_backend():
     assert any(i.endswith("[naive]") for i in two) and not any("naive-iter" in i for i in two)
     code, _, err = collected("--backend", "no_such_backend")
     assert code == 4 and "unknown backend 'no_such_backend'" in err
+
+
+def test_check_skips_what_does_not_apply_and_says_so(capsys):
+    code, out, _ = check("logic", capsys)  # it proves no counts: keep and count do not apply
+    assert code == 0 and "skip  keep and count: not complete" in out.splitlines()
+    assert out.splitlines()[-1] == "logic: every check passed (1 not for it, skipped)"
