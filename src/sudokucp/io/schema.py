@@ -101,10 +101,7 @@ def items(check: Check, low: Bound, high: Bound) -> Check:
         if not lo <= len(value) <= hi:
             raise Refused(f"a list of {len(value)} items, not {lo} to {hi}")
         for k, item in enumerate(value):
-            try:
-                check(item, side)
-            except Refused as err:
-                raise err.under(f"[{k}]") from None
+            under(f"[{k}]", check, item, side)
 
     return check_list
 
@@ -116,12 +113,17 @@ def record(schema: Schema) -> Check:
         if not isinstance(value, dict):
             raise Refused(f"{shown(value)} is not an object {{...}}")
         for key, check_field in schema.items():
-            try:
-                check_field(value.get(key), side)
-            except Refused as err:
-                raise err.under(f".{key}") from None
+            under(f".{key}", check_field, value.get(key), side)
 
     return check
+
+
+def under(path: str, check: Check, value: Any, side: int) -> None:
+    """Run `check` on a part of a value; a refusal is named at `path` below it."""
+    try:
+        check(value, side)
+    except Refused as err:
+        raise err.under(path) from None
 
 
 def validate(value: Any, check: Check, side: int, what: str) -> None:
@@ -166,9 +168,6 @@ def grid(cell: Check) -> Check:
             raise Refused(f"not {side} rows of {side} cells")
         for i, row in enumerate(value):
             for j, item in enumerate(row):
-                try:
-                    cell(item, side)
-                except Refused as err:
-                    raise err.under(f" r{i + 1}c{j + 1}") from None
+                under(f" r{i + 1}c{j + 1}", cell, item, side)
 
     return check
