@@ -6,6 +6,8 @@ and gives the tables of its report (sudokucp.reporting) as pandas frames, its pl
 figures and the bench's summary; what it returns shows itself in Jupyter. `explain` gives the
 logic engine's steps with the grid after each, `trace` the replay page of one search, `ladder`
 the propagation ladder, `draw` a grid with the digits a backend found in another colour.
+What compare and ladder read (backends, puzzles) is in api/inputs.py; draw, explain, trace and
+solve in api/grids.py; their names are importable from here.
 """
 
 from __future__ import annotations
@@ -15,24 +17,39 @@ import html
 import re
 import tempfile
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from functools import cached_property
-from numbers import Integral
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from sudokucp.backends import Backend, spec_name, split_specs
-from sudokucp.display import cell_pixels, figure, grid_svg, puzzle_caption
-from sudokucp.engine.propagation import eliminate, place, start
+from sudokucp.api.grids import (
+    STEP_CELL,
+    Drawing,
+    Explanation,
+    Trace,
+    as_puzzle,
+    draw,
+    explain,
+    explanation_html,
+    solve,
+    trace,
+)
+from sudokucp.api.inputs import (
+    GRIDS,
+    MAX_PATH,
+    BackendsLike,
+    PuzzlesLike,
+    backend_specs,
+    puzzle_sets,
+    sources,
+    write_grids,
+)
 from sudokucp.harness import BenchConfig, BenchOutcome, bench
 from sudokucp.i18n import _, ngettext
 from sudokucp.io import arguments
-from sudokucp.io.arguments import LIMITS, MEASURES, ArgumentError
-from sudokucp.io.formats import parse_many
-from sudokucp.io.variants import to_text
-from sudokucp.puzzle import Grid, Puzzle, PuzzleError, Shape, cell_name
+from sudokucp.io.arguments import LIMITS, MEASURES
 from sudokucp.reporting.bench_report import summary_settings, write_tables
 from sudokucp.reporting.failures import Failure, failures, html_section
 from sudokucp.reporting.plots import _pyplot, cactus_figure, scatter_figure
@@ -46,143 +63,16 @@ from sudokucp.reporting.report import (
 )
 from sudokucp.reporting.scores import instances_frame, pairs_frame, scores_frame
 from sudokucp.reporting.text import sig
-from sudokucp.result import Result, Row
-from sudokucp.runplan import load_dataset
+from sudokucp.result import Row
 from sudokucp.stats import per_puzzle_medians
-from sudokucp.teaching import explain as explaining
 from sudokucp.teaching import ladder as laddering
-from sudokucp.teaching import replay
-from sudokucp.teaching import trace as tracing
 
-PuzzlesLike = str | Path | Puzzle | Iterable[str | Path | Puzzle]
-BackendsLike = str | type[Backend] | Iterable[str | type[Backend]]
-GRIDS = "puzzles"  # the set that grids given one by one form (their file's stem)
-MAX_PATH = 4096  # characters: a longer text is no path (the kernel's PATH_MAX)
-
-
-# --- what compare reads: backends and puzzles ----------------------------------------------------
-
-def backend_specs(backends: BackendsLike) -> list[str]:
-    """Specs from 'mrv, naive', 'all', a list of specs, or Backend subclasses; a class the
-    worker processes cannot import (one defined in the notebook itself) is refused."""
-    items = [backends] if isinstance(backends, str | type) else _listed(backends, "backends")
-    specs = []
-    for item in items:
-        if isinstance(item, type):
-            specs.append(_importable(item))
-        elif isinstance(item, str):
-            specs += split_specs(item)
-        else:
-            raise ArgumentError(_("backends: {item} is neither a backend's name nor a Backend "
-                                  "class").format(item=_shown(item)))
-    if not specs:
-        raise ValueError(_("no backend to compare: name some, e.g. 'mrv, naive' or 'all'"))
-    return specs
-
-
-def _importable(cls: type[Backend]) -> str:
-    """'module:Class' for a backend class; ValueError for one of the notebook's own module."""
-    if not issubclass(cls, Backend):
-        raise ValueError(_("{name} is not a Backend subclass").format(name=cls.__name__))
-    if cls.__module__ == "__main__":
-        raise ValueError(_("{name} is defined in the notebook itself, which the worker "
-                           "processes cannot import: save it in a file (%%writefile "
-                           "my_backend.py) and name it 'my_backend:{name}'").format(
-            name=cls.__qualname__))
-    return spec_name(cls)
-
-
-def _listed(items: Any, what: str) -> list[Any]:
-    """A list of what an iterable holds; ArgumentError naming `what` for anything else."""
-    if isinstance(items, Iterable) and not isinstance(items, bytes | dict):
-        return list(items)
-    raise ArgumentError(_("{what}: {item} is neither a name nor a list of them").format(
-        what=what, item=_shown(items)))
-
-
-def _source_of(text: str) -> str | None:
-    """A file's path, or a data set's converted file (fetched on first use); None when `text`
-    is neither (text of several lines, or too long for a path, is never a path)."""
-    if "\n" in text or len(text) > MAX_PATH:
-        return None
-    try:
-        if Path(text).is_file():
-            return text
-    except (OSError, ValueError):
-        return None
-    from sudokucp import datasets
-
-    if text in datasets.BY_NAME:
-        return datasets.source(text)
-    return None
-
-
-def sources(puzzles: PuzzlesLike) -> tuple[list[str], list[Puzzle]]:
-    """The files to read (paths, data sets fetched) and the puzzles given one by one (Puzzle
-    objects, or grids as text)."""
-    items = ([puzzles] if isinstance(puzzles, str | Path | Puzzle)
-             else _listed(puzzles, "puzzles"))
-    files, grids = [], []
-    for item in items:
-        if isinstance(item, Puzzle):
-            grids.append(item)
-            continue
-        if not isinstance(item, str | Path):
-            raise ArgumentError(_("puzzles: {item} is neither a file, a data set, a grid nor a "
-                                  "Puzzle").format(item=_shown(item)))
-        found = _source_of(str(item))
-        if found is not None:
-            files.append(found)
-            continue
-        grids += _read_text(str(item))
-    if not files and not grids:
-        raise ValueError(_("no puzzle given"))
-    return files, grids
-
-
-def _read_text(text: str) -> list[Puzzle]:
-    """The puzzles of text given in place of a file, read as the file would be (comments,
-    titles, one grid a line or over several lines); a bad entry is refused with its line."""
-    entries = list(parse_many(text, stem=GRIDS)) if "\n" in text.strip() else []
-    if not entries:
-        try:
-            return [Puzzle.parse(text)]
-        except PuzzleError as err:
-            raise ArgumentError(_("{item}: no such file, no data set of that name, and not a "
-                                  "grid ({reason})").format(item=_shown(text), reason=err)
-                                ) from None
-    for entry in entries:
-        if entry.error is not None:
-            raise ArgumentError(f"{_shown(text)}: {entry.error}")
-    return [entry.puzzle for entry in entries]
-
-
-def _shown(item: object) -> str:
-    """A text or path quoted, anything else as Python writes it; cut short."""
-    if not isinstance(item, str | Path):
-        text = repr(item)
-        return text if len(text) <= 40 else text[:37] + "..."
-    text = str(item)
-    return repr(text if len(text) <= 40 else text[:37] + "...")
-
-
-def write_grids(grids: Sequence[Puzzle], folder: Path, name: str = GRIDS) -> Path:
-    """The puzzles given one by one as `name`.txt, one-line grids, in `folder` (the tables call
-    their set `name`); a shape whose boxes a line does not say (3x2 where the side says 2x3) is
-    refused."""
-    for puzzle in grids:
-        if Shape.for_side(puzzle.side) != puzzle.shape:
-            raise ValueError(_("{name}: a grid with {rows}x{cols} boxes cannot be written on "
-                               "one line; give it in a file").format(
-                name=puzzle.name or puzzle.to_line()[:20], rows=puzzle.shape.box_rows,
-                cols=puzzle.shape.box_cols))
-    if not re.fullmatch(r"[\w.-]+", name):
-        raise ValueError(_("{name!r} cannot name a set of grids: use letters, digits, '_', '.' "
-                           "or '-'").format(name=name))
-    path = folder / f"{name}.txt"
-    path.write_text("".join(p.to_line() + "\n" if p.rules.classic else to_text(p) + "\n"
-                            for p in grids), encoding="utf-8")
-    return path
+__all__ = [  # what api/inputs.py and api/grids.py hold, still importable from here
+    "GRIDS", "MAX_PATH", "STEP_CELL", "BackendsLike", "Comparison", "Drawing", "Explanation",
+    "Ladder", "PuzzlesLike", "Trace", "as_puzzle", "backend_specs", "compare",
+    "comparison_html", "draw", "explain", "explanation_html", "ladder", "puzzle_sets", "solve",
+    "sources", "trace", "write_grids",
+]
 
 
 # --- compare ----------------------------------------------------------------------------------
@@ -420,161 +310,7 @@ def _table(frame: pd.DataFrame) -> str:
     return frame.to_html(index=False, classes="sudokucp-table", na_rep="", border=0,
                          float_format=sig)
 
-
-# --- a grid, its steps, a search ----------------------------------------------------------------
-
-def as_puzzle(puzzle: Puzzle | str) -> Puzzle:
-    """A Puzzle, or one read from a grid's text."""
-    return puzzle if isinstance(puzzle, Puzzle) else Puzzle.parse(puzzle)
-
-
-@dataclasses.dataclass(frozen=True)
-class Drawing:
-    """A grid to show: givens in bold, the other digits (a backend's) in blue."""
-
-    puzzle: Puzzle
-    cells: Grid
-
-    def _repr_svg_(self) -> str:
-        return grid_svg(self.puzzle.shape, self.cells, givens=self.puzzle.cells)
-
-    def _repr_html_(self) -> str:
-        caption = puzzle_caption(self.puzzle.name, self.puzzle.shape, self.puzzle.givens)
-        return figure(self._repr_svg_(), caption, "drawing")
-
-
-def draw(puzzle: Puzzle | str, solution: Result | Sequence[int] | None = None) -> Drawing:
-    """The grid with a solution's digits (a Result's first, or a grid of digits) in blue."""
-    puzzle = as_puzzle(puzzle)
-    if isinstance(solution, Result):
-        solution = solution.solution
-    cells = tuple(solution) if solution is not None else puzzle.cells
-    if len(cells) != puzzle.shape.cells:
-        raise ArgumentError(_("the solution has {found} cells, the grid {expected}").format(
-            found=len(cells), expected=puzzle.shape.cells))
-    n = puzzle.side
-    for cell, value in enumerate(cells):
-        if isinstance(value, bool) or not isinstance(value, Integral) or not 0 <= value <= n:
-            raise ArgumentError(_("the solution holds {value} at {cell}: not a digit of a "
-                                  "{shape} grid").format(value=_shown(value),
-                                                         cell=cell_name(puzzle.shape, cell),
-                                                         shape=puzzle.shape))
-    return Drawing(puzzle, tuple(map(int, cells)))
-
-
-class Explanation(list):
-    """The logic engine's steps for a grid (teaching.explain's Moves): a list that a notebook
-    shows as numbered sentences, each with the grid after it."""
-
-    def __init__(self, puzzle: Puzzle, moves: Iterable[explaining.Move]) -> None:
-        super().__init__(moves)
-        self.puzzle = puzzle
-
-    def __str__(self) -> str:
-        return "\n".join(f"{n:>4}. {m.text}" for n, m in enumerate(self, 1))
-
-    def _repr_html_(self) -> str:
-        return explanation_html(self.puzzle, list(self))
-
-
-STEP_CELL = 28  # pixels of a cell in the grid drawn after each step (9x9 and below)
-
-
-def explanation_html(puzzle: Puzzle, moves: Sequence[explaining.Move]) -> str:
-    """The grid, then each step: its sentence and the grid after it (placed cells marked,
-    candidates shown where the step struck some, those struck in red)."""
-    shape, board = puzzle.shape, start(puzzle)
-    cell = min(STEP_CELL, cell_pixels(shape.side))
-    caption = puzzle_caption(puzzle.name, shape, puzzle.givens)
-    parts = [figure(grid_svg(shape, puzzle.cells), caption, "puzzle"),
-             '<div class="sudokucp-steps" style="display:flex;flex-wrap:wrap;gap:0.8em">']
-    for number, move in enumerate(moves, 1):
-        svg = ""
-        if board is not False and (move.placed or move.removed):
-            for c, d in move.placed:
-                place(board, c, 1 << (d - 1))
-            for c, d in move.removed:
-                eliminate(board, [c], 1 << (d - 1))
-            svg = grid_svg(shape, board.vals, givens=puzzle.cells, cell=cell,
-                           candidates=board.cand if move.removed else None,
-                           marked={c for c, _d in move.placed}, struck=move.removed)
-        parts.append(f'<div class="step" style="width:{shape.side * cell + 12}px">'
-                     f"<p><b>{number}.</b> {html.escape(move.text)}</p>{svg}</div>")
-    parts.append("</div>")
-    return '<div class="sudokucp-explain">' + "".join(parts) + "</div>"
-
-
-def explain(puzzle: Puzzle | str, *, max_steps: int | None = None) -> Explanation:
-    """The logic engine's solution path, step by step, in the current language."""
-    puzzle = as_puzzle(puzzle)
-    max_steps = None if max_steps is None else arguments.count(max_steps)
-    return Explanation(puzzle, explaining.explain(puzzle, max_steps=max_steps))
-
-
-@dataclasses.dataclass(frozen=True)
-class Trace:
-    """The events of one traced search; a notebook shows the replay page in a frame."""
-
-    events: list[dict[str, Any]]
-    height: int = 640
-
-    def html(self) -> str:
-        """The self-contained replay page (teaching.replay), in the current language."""
-        return replay.render(self.events)
-
-    def _repr_html_(self) -> str:
-        page = html.escape(self.html(), quote=True)
-        return (f'<iframe class="sudokucp-trace" srcdoc="{page}" sandbox="allow-scripts" '
-                f'style="width:100%;height:{self.height}px;border:1px solid #ddd"></iframe>')
-
-
-def trace(puzzle: Puzzle | str, backend: str = "naive", *, max_steps: int = 2000,
-          limit: int = 1) -> Trace:
-    """Trace one search (naive, naive-iterative, mrv or hybrid), at most `max_steps` events;
-    in-process, bounded by the steps."""
-    from sudokucp.backends import from_spec
-
-    max_steps, limit = arguments.count(max_steps), arguments.size(limit)
-    events = tracing.record(from_spec(backend), as_puzzle(puzzle), max_steps=max_steps,
-                            limit=limit)
-    return Trace(events)
-
-
-def solve(puzzle: Puzzle | str, backend: str = "naive", *, limit: int = 1,
-          timeout: float | None = None) -> Result:
-    """One grid solved by one backend ('mrv:order=static'), up to `limit` solutions (0: all),
-    every one judged as bench judges them: one the judge refuses makes the result WRONG. A
-    backend that cannot look at the clock runs, under a `timeout`, in a worker killed at it."""
-    from sudokucp.backends import from_spec
-    from sudokucp.executors import ResourceLimits, Task, make_executor
-    from sudokucp.runcheck import judged
-
-    puzzle, solver = as_puzzle(puzzle), from_spec(backend)
-    if timeout is None or solver.interruptible:
-        return judged(puzzle, solver.solve(puzzle, limit=limit, time_limit=timeout))
-    limits = ResourceLimits(time_limit=timeout, cores=solver.cores)
-    with make_executor("local", jobs=1) as executor:
-        executor.submit(Task(puzzle.digest, solver.label, puzzle, limit, limits))
-        return judged(puzzle, next(iter(executor.results())).result)
-
-
 # --- the ladder -------------------------------------------------------------------------------
-
-def puzzle_sets(puzzles: PuzzlesLike, max_puzzles: int | None = None, name: str = GRIDS
-                ) -> list[tuple[str, list[Puzzle]]]:
-    """(name, puzzles) per file or data set, then the puzzles given one by one as one set,
-    `name`."""
-    files, grids = sources(puzzles)
-    sets = []
-    for path in files:
-        data = load_dataset(path, max_puzzles)
-        if data.problems:
-            raise ValueError("; ".join(data.problems[:3]))
-        sets.append((data.name, data.puzzles))
-    if grids:
-        sets.append((name, grids[:max_puzzles]))
-    return sets
-
 
 @dataclasses.dataclass(frozen=True)
 class Ladder:
