@@ -7,7 +7,7 @@ becomes the comment of the grid after it; a CSV header ('quizzes,solutions') say
 holds the puzzle and which the solution. Every line is judged as it comes: a bad one yields an
 entry with its error (line, column, reason) and the reading goes on. A line that holds one grid's
 cells and nothing else is read at once by plain.py, which hands anything unusual back to this
-reader.
+reader; lines.py decodes, numbers and sorts the lines.
 A '# variant:' line opens a variant block, an f-puzzles string or link is one puzzle, and a .json
 file may hold a killer's cages or an f-puzzles object: io/variants.py reads the block,
 io/fpuzzles.py the others.
@@ -21,10 +21,21 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 from sudokucp.io import fpuzzles, variants
-from sudokucp.io.plain import plain_puzzle, plain_text
+from sudokucp.io.lines import (  # MAX_LINE and UTF16_MARKS: for backends/jit/lines.py
+    BLANK,
+    BROKEN,
+    CELLS,
+    COMMENT,
+    HEADER,
+    MAX_LINE,  # noqa: F401
+    TITLE,
+    UTF16_MARKS,  # noqa: F401
+    Line,
+    numbered_lines,
+)
+from sudokucp.io.plain import plain_puzzle
 from sudokucp.io.records import Record, csv_header, split_record
 from sudokucp.io.tokens import (
     DuplicateGiven,
@@ -33,7 +44,6 @@ from sudokucp.io.tokens import (
     cells_of,
     count_cells,
     fits,
-    is_tabbed,
     layout_of,
     read_solution,
     value_of,
@@ -53,14 +63,8 @@ from sudokucp.puzzle import (
 __all__ = ["WRITERS", "DuplicateGiven", "Entry", "iter_entries", "load_puzzles", "parse_grid",
            "parse_many", "read_puzzles", "to_grid", "to_line", "to_numeric"]
 
-# kinds of line
-BLANK, COMMENT, TITLE, HEADER = "blank", "comment", "title", "header"
-CELLS, BROKEN = "cells", "broken"
-RULE_CHARS = frozenset(" \t|-+=[]{};,")
-MAX_LINE = 1 << 16  # characters; the longest puzzle line (625 numbers and a comment) is far shorter
 FPUZZLES = fpuzzles.FPUZZLES_START  # in every f-puzzles string
 MAX_LOOKAHEAD = 64  # lines looked at past a line to tell a 16x16 row from a 4x4 puzzle
-UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 Source = str | Path | Iterable[str] | Iterable[bytes]
 
 
@@ -73,90 +77,6 @@ class Entry:
     error: PuzzleError | None = None
     comment: str = ""
     solution: Grid | None = None
-
-
-class Line(NamedTuple):
-    """A numbered line of a file and what kind of line it is; `plain`: one grid's cells only."""
-
-    number: int
-    kind: str
-    text: str = ""
-    error: PuzzleError | None = None
-    plain: bool = False
-
-
-# --- lines: decoded, numbered, sorted by kind -------------------------------------------------
-
-def _kind(text: str) -> str:
-    if is_tabbed(text):
-        return CELLS  # even a row of empty fields
-    stripped = text.strip()
-    if not stripped:
-        return BLANK
-    if stripped[0] == "#" or _is_section(stripped) or set(stripped) <= RULE_CHARS:
-        return COMMENT
-    if _is_title(stripped):
-        return TITLE
-    return HEADER if csv_header(stripped) is not None else CELLS
-
-
-def _is_section(text: str) -> bool:
-    """An .sdk section header such as '[Puzzle]' (not '[[7,6,0' nor '[| 7;6')."""
-    return (text[0] == "[" and text[-1] == "]" and text[1:2].isalpha()
-            and not any(ch in ",;|[" for ch in text[1:-1]))
-
-
-def _is_title(text: str) -> bool:
-    """A grid's title such as 'Grid 01' or 'Puzzle #3'."""
-    words = text.split()
-    return (len(words) == 2 and len(words[0]) >= 3 and words[0].isascii() and words[0].isalpha()
-            and words[1].lstrip("#").isascii() and words[1].lstrip("#").isdigit())
-
-
-def _decode(raw: str | bytes, number: int) -> str | PuzzleError:
-    if isinstance(raw, bytes):
-        try:
-            raw = raw.decode("utf-8")
-        except UnicodeDecodeError as err:
-            column = len(raw[:err.start].decode("utf-8", "replace")) + 1
-            return PuzzleError(f"not UTF-8 text (byte 0x{raw[err.start]:02X})", line=number,
-                               column=column)
-    if "\x00" in raw:
-        return PuzzleError("binary data, not text (a NUL byte)", line=number,
-                           column=raw.index("\x00") + 1)
-    return raw
-
-
-def _classify(number: int, text: str) -> Line:
-    if len(text) > MAX_LINE:
-        error = PuzzleError(f"a line of {len(text):,} characters is too long for a puzzle",
-                            line=number)
-        return Line(number, BROKEN, error=error)
-    return Line(number, _kind(text), text)
-
-
-def _lines(raw_lines: Iterable[str | bytes]) -> Iterator[Line]:
-    """Numbered lines of a text, sorted by kind; CRLF, a lone CR and a UTF-8 BOM are fine."""
-    number = 0
-    for raw in raw_lines:
-        plain = plain_text(raw)  # the common case, at once
-        if plain is not None:
-            number += 1
-            yield Line(number, CELLS, plain, None, True)
-            continue
-        if number == 0 and isinstance(raw, bytes) and raw[:2] in UTF16_MARKS:
-            yield Line(1, BROKEN, error=PuzzleError("UTF-16 text: save the file as UTF-8", line=1))
-            return
-        text = _decode(raw, number + 1)
-        if isinstance(text, PuzzleError):
-            number += 1
-            yield Line(number, BROKEN, error=text)
-            continue
-        if number == 0:
-            text = text.removeprefix("\ufeff")
-        for piece in text.removesuffix("\n").removesuffix("\r").split("\r"):
-            number += 1
-            yield _classify(number, piece)
 
 
 # --- the reader: one line at a time, a grid's rows together -----------------------------------
@@ -359,7 +279,7 @@ def iter_entries(source: Source, *, shape: Shape | None = None) -> Iterator[Entr
         if found is not None:
             return iter(found)
     raw, stem = _open(source)
-    return _Reader(_lines(raw), shape, stem).entries()
+    return _Reader(numbered_lines(raw), shape, stem).entries()
 
 
 def _json_entries(path: Path) -> list[Entry] | None:
@@ -381,7 +301,7 @@ def parse_many(text: str, *, shape: Shape | None = None, stem: str = "") -> Iter
     """Every puzzle of a text: one per line, or grids over several lines.
 
     An error stops only the puzzle it is in."""
-    return _Reader(_lines(text.split("\n")), shape, stem).entries()
+    return _Reader(numbered_lines(text.split("\n")), shape, stem).entries()
 
 
 def read_puzzles(source: Source, *, shape: Shape | None = None) -> list[Entry]:
@@ -409,7 +329,7 @@ def parse_grid(text: str, *, shape: Shape | None = None, name: str = "") -> Puzz
         start = next(k for k, (_, line) in enumerate(block) if variants.is_header(line))
         return variants.read_block(block[start:], shape, name)
     rows = []
-    for line in _lines(text.split("\n")):
+    for line in numbered_lines(text.split("\n")):
         if line.kind == BROKEN:
             raise line.error
         if line.kind in (CELLS, HEADER):
