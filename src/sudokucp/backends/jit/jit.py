@@ -53,13 +53,13 @@ from __future__ import annotations
 
 import importlib.util
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.backends.jit import ahead
+from sudokucp.backends.jit.batches import Batch, Batches  # noqa: F401 (Batch: re-exported)
 from sudokucp.backends.jit.kernels import (
     DUAL,
     LIGHT,
@@ -72,10 +72,9 @@ from sudokucp.backends.jit.kernels import (
     nine_bands,
     numpy_module,
     ready,
-    refuse_values_out_of_range,
     tables,
 )
-from sudokucp.clock import expired
+from sudokucp.backends.jit.runs import BUDGET_S, FIRST_BUDGET, STOPPED, _drive, _Plan  # noqa: F401
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result
 from sudokucp.rules import CLASSIC_KIND, KINDS
@@ -84,14 +83,11 @@ LEVELS = ("singles", "locked", "alldiff", "full", "dual")  # in the dfs kernel's
 BRANCHES = ("cell", "smallest", "wdeg")
 PHASES = ("saved", "true", "target")  # cdcl_state's PHASE_* order
 FALLBACK = {"phase": "true", "minimise": "local"}  # cdcl, first solution: after `fallback`
-STOPPED = -1  # _learn: the conflicts passed the cap
 STRONG_SIDE = 16  # propagation=auto: `full` from this side up, `locked` below
 MATCHING = LEVELS.index("alldiff")  # levels from this one up run the matching filter
 VIEWS = LEVELS.index("dual")  # the level that runs it on the views too
 LEARN_SIDE = 25  # search=auto: clause learning from this side up
 BAND_SIDES = (9,)  # search=auto: the band-wise kernel at these sides (where it measures faster)
-FIRST_BUDGET = 256  # guesses (or conflicts and decisions) before the first look at the clock
-BUDGET_S = 0.005  # aim of each later budget, in seconds
 CAPACITY = 1024  # solutions the buffer holds before the kernel hands them over
 
 
@@ -100,39 +96,7 @@ def dfs_version(level: int) -> int:
     return LIGHT if level < MATCHING else DUAL if level == VIEWS else STRONG
 
 
-@dataclass(frozen=True)
-class Batch:
-    """What solve_many returns, one row per grid: the first solution (zeros when none), the
-    solutions counted (up to the limit), whether the search was exhausted, and the stats."""
-
-    solutions: Any  # uint8 (grids x cells)
-    counts: Any  # int64 (grids,)
-    complete: Any  # bool (grids,)
-    stats: Any  # int64 (grids x 3): nodes, guesses, backtracks
-    seconds: float  # the compiled call alone
-
-
-@dataclass(frozen=True)
-class _Plan:
-    """The searches of one shape, limit and keep: kernel, module, buffer size, and for the
-    depth-first kernels (dfs, bands) their arguments and buffers, reused from search to search."""
-
-    kernel: str
-    k: ModuleType
-    shape: Shape
-    limit: int
-    handover: bool  # every solution comes back (keep=None)
-    capacity: int
-    args: tuple = ()  # run()'s arguments but the grid and the budget; cdcl: ()
-    regs: Any = None  # the registers and the solution buffer among them
-    sols: Any = None
-
-    @property
-    def dfs(self) -> bool:
-        return self.kernel != "cdcl"
-
-
-class Jit(Backend):
+class Jit(Batches, Backend):
     """Compiled bitmask searches: propagating depth-first search, or clause learning."""
 
     name = "jit"
@@ -396,68 +360,6 @@ class Jit(Backend):
             return None
         return cand[0].copy()
 
-    def solve_many(self, puzzles: Sequence[Puzzle], *, limit: int = 1) -> Batch:
-        """Solve grids of one shape with the dfs kernel in one compiled call (no deadline)."""
-        if not puzzles:
-            raise ValueError("solve_many needs at least one puzzle")
-        shape = puzzles[0].shape
-        if any(p.shape != shape for p in puzzles):
-            raise ValueError(f"solve_many takes grids of one shape; the first is {shape}")
-        variant = next((i for i, p in enumerate(puzzles) if not p.rules.classic), None)
-        if variant is not None:
-            raise ValueError(f"solve_many takes classic grids; puzzle {variant} "
-                             f"({puzzles[variant].name or 'unnamed'}) is {puzzles[variant].kind}: "
-                             "solve() takes variants one at a time")
-        np = numpy_module()
-        return self.solve_array(np.array([p.cells for p in puzzles], np.int64), shape,
-                                limit=limit)
-
-    def solve_array(self, grids: Any, shape: Shape, *, limit: int = 1) -> Batch:
-        """solve_many on a (grids x cells) integer array, 0 for a blank."""
-        np = numpy_module()
-        grids = np.ascontiguousarray(grids, np.int64)
-        if grids.ndim != 2 or grids.shape[1] != shape.cells:
-            raise ValueError(f"expected an array of {shape} grids ({shape.cells} columns), "
-                             f"not one of shape {grids.shape}")
-        refuse_values_out_of_range(np, grids, shape)
-        grids = grids.astype(np.uint8)
-        self.run_batch(grids[:0], shape, limit, 1)  # compiled (or loaded) before the clock
-        t0 = time.perf_counter()
-        out = self.run_batch(grids, shape, limit, 1)
-        return Batch(out[0][:, 0], *out[1:], seconds=time.perf_counter() - t0)
-
-    def run_batch(self, grids: Any, shape: Shape, limit: int, kept: int, timed: bool = False
-                  ) -> tuple:
-        """One compiled call of the shape's depth-first kernel (dfs or bands) over (grids x cells)
-        uint8 givens: the first `kept` solutions of each (grids x kept x cells, zeros after its
-        count), counts, complete, and stats (nodes, guesses, backtracks, and with `timed` the
-        processor cycles of each grid)."""
-        if self.kernel(shape) == "cdcl":
-            raise NotImplementedError(f"a batch runs a depth-first kernel; {shape} grids are "
-                                      "searched with clause learning here (pass search=dfs to "
-                                      "batch them)")
-        np, m = numpy_module(), len(grids)
-        out = (np.zeros((m, kept, shape.cells), np.uint8), np.zeros(m, np.int64),
-               np.zeros(m, np.bool_), np.zeros((m, 4 if timed else 3), np.int64))
-        k, args, _, _ = self._arguments(shape, limit, 0, kept, "run_many")
-        k.run_many(grids, *args, *out)
-        return out
-
-    def line_batch(self, path: str, shape: Shape | None, limit: int,
-                   keep: int | None) -> Any | None:
-        """A file of one-line grids read and solved in compiled batches (lines.py's FileBatch),
-        or None for a file that is not one."""
-        from sudokucp.backends.jit.lines import FileBatch
-
-        return FileBatch.open(self, path, shape, limit, keep)
-
-    def solve_lines(self, data: Any, shape: Shape | None = None, *, limit: int = 1,
-                    kept: int = 1, stem: str = "") -> Any:
-        """Read and solve a text of one-line grids in compiled code (lines.py's solve_lines)."""
-        from sudokucp.backends.jit.lines import solve_lines
-
-        return solve_lines(data, shape, backend=self, limit=limit, kept=kept, stem=stem)
-
     def geo(self, shape: Shape, limit: int, keep: int) -> Any:
         """The dfs kernel's geo array for a shape, this instance's options and a limit."""
         return module("dfs").layout(shape.side, shape.box_rows, shape.box_cols,
@@ -478,35 +380,3 @@ def groups_kernel() -> ModuleType:
     """groups.py (the variants' kernel) with its `run` compiled (or loaded from numba's cache)
     once per process."""
     return ready("groups")
-
-
-def _drive(step: Callable[[int], int], k: ModuleType, regs: Any, sols: Any, stored: int,
-           solutions: Found, deadline: float | None, status: int | None = None
-           ) -> tuple[int, bool]:
-    """Call a kernel until it ends (`status`: that of a first call already made), reading the
-    clock between budgets and taking the solutions it stored; (last status, timed out)."""
-    budget = FIRST_BUDGET if deadline is not None else -1
-    handover = solutions.keep is None
-    timed_out = False
-    t0 = time.perf_counter()
-    while True:
-        if status is None:
-            t0 = time.perf_counter()
-            status = step(budget)
-        if handover and regs[stored]:
-            for grid in sols[:regs[stored]].tolist():
-                solutions.append(grid)
-            regs[stored] = 0  # emptied: the kernel fills it again
-        if status in (k.EXHAUSTED, k.LIMIT, STOPPED):
-            break
-        if expired(deadline):
-            timed_out = True
-            break
-        if status == k.BUDGET:  # else the buffer was full: go on with the same budget
-            spent = time.perf_counter() - t0
-            budget = max(1, min(budget * 8, int(budget * BUDGET_S / max(spent, 1e-6))))
-        status = None
-    if not handover:
-        for grid in sols[:regs[stored]].tolist():
-            solutions.append(grid)
-    return status, timed_out
