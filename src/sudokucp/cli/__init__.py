@@ -1,4 +1,4 @@
-"""The command line: one module per command (solve, check and backends; bench; generate; rate),
+"""The command line: one module per command (solve and check; backends; bench; generate; rate),
 this one builds the parser and runs a command. `python -m sudokucp` works too."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def version() -> str:
 
 
 COMMANDS: dict[str, str] = {  # command -> the function of cli/<module>.py that adds its parser
-    "solve": "solve:add_solve", "check": "solve:add_check", "backends": "solve:add_backends",
+    "solve": "solve:add_solve", "check": "solve:add_check", "backends": "backends:add_backends",
     "bench": "bench:add_bench", "generate": "generate:add_generate", "rate": "rate:add_rate",
     "datasets": "datasets:add_datasets", "explain": "explain:add_explain",
     "trace": "trace:add_trace", "ladder": "ladder:add_ladder", "report": "report:add_report",

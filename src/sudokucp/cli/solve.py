@@ -1,4 +1,5 @@
-"""The solve, check and backends commands; the table of displays behind solve --format."""
+"""The solve and check commands; the table of displays behind solve --format. The backends
+command is in cli/backends.py."""
 
 from __future__ import annotations
 
@@ -10,14 +11,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from sudokucp.backends import (
-    ALIASES,
-    BACKENDS,
-    WRAPPERS,
-    backend_class,
-    from_spec,
-    unavailable_reason,
-)
+from sudokucp.backends import from_spec
 from sudokucp.backends.base import Backend, OnSolution
 from sudokucp.check import explain, is_solution
 from sudokucp.cli.common import (
@@ -38,7 +32,6 @@ from sudokucp.cli.common import (
     shape_arg,
     signal_exit,
     stopped_by_signals,
-    terminal_columns,
     whole_arg,
     with_many,
 )
@@ -363,93 +356,3 @@ def run_check(args: argparse.Namespace) -> int:
             code = EXIT_UNSOLVED
     bad.finish()
     return code
-
-
-# --- backends --------------------------------------------------------------------------------
-
-def add_backends(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("backends", help="list every backend: availability, version, options",
-                       description="List every backend with availability, package version, "
-                                   "options and a one-line description.")
-    p.add_argument("--warm", metavar="BACKEND",
-                   help="compile a compiled backend's kernels now (jit), a line for each, so "
-                        "that no later run waits for them")
-    p.add_argument("--check", metavar="SPEC",
-                   help="run the backend contract's checks on one backend, registered or "
-                        "module:Class; exit 0 when all pass, 1 naming each failure")
-    p.set_defaults(handler=run_backends)
-
-
-def run_backends(args: argparse.Namespace) -> int:
-    """Every backend as a line (name, available, version) and its options, description and
-    why it is not available below it, all wrapped to the terminal's width."""
-    if args.warm:
-        return _warm(args.warm)
-    if args.check:
-        from sudokucp.cli.contract import run_check
-
-        return run_check(args.check)
-    width = max(terminal_columns(), 40)
-    rows, notes, counting = [("name", "available", "version")], [], []
-    for name in [*BACKENDS, *WRAPPERS]:
-        try:
-            cls = backend_class(name)
-        except ImportError as err:
-            rows.append((name, "no", "-"))
-            notes.append([f"cannot load: {err}"])
-            continue
-        options = " ".join(f"{k}={v}" for k, v in cls.defaults.items()) or "-"
-        rows.append((name, "yes" if cls.available() else "no", cls.version()))
-        notes.append([cls.description, f"options: {options}", f"kinds: {_kinds(cls)}"]
-                     + ([] if cls.available() else [f"not available: {unavailable_reason(cls)}"]))
-        counting.append((name, cls.counting))
-    widths = [max(len(r[i]) for r in rows) for i in range(2)]
-    print(_row(rows[0], widths))
-    for row, lines in zip(rows[1:], notes):
-        print(_row(row, widths))
-        for line in lines:
-            print(_wrap(line, width, "    ", "      "))
-    print("\n" + _wrap("memory while counting (solve --count, --all; cap it with solve "
-                       "--memory MB):", width, "", ""))
-    first = max(len(name) for name, _ in counting)
-    for name, how in counting:
-        print(_wrap(how, width, f"  {name.ljust(first)}  ", " " * (first + 4)))
-    aliases = ", ".join(f"{a} -> {n}" for a, n in sorted(ALIASES.items()))
-    print("\n" + _wrap(f"aliases: {aliases}", width, "", "  "))
-    return EXIT_OK
-
-
-def _kinds(cls: type) -> str:
-    """The puzzle kinds a backend takes, in the order of sudokucp.rules.KINDS."""
-    from sudokucp.rules import CLASSIC_KIND, KINDS
-
-    return ", ".join(k for k in (CLASSIC_KIND, *KINDS) if k in cls.kinds)
-
-
-def _warm(name: str) -> int:
-    """Compile a backend's kernels ahead (its compile_ahead hook), a progress line for each."""
-    import time
-
-    cls = backend_class(name)
-    if not cls.compiles_ahead:
-        raise CommandError(f"--warm: {name} compiles nothing ahead (jit does)")
-    if not cls.available():
-        raise CommandError(f"--warm: {name} is not available here: {unavailable_reason(cls)}")
-    start = time.perf_counter()
-    done = cls.compile_ahead(lambda what, i, total: print(
-        f"{name}: {what} ({i + 1}/{total})…", file=sys.stderr, flush=True))
-    print(f"{name}: in {time.perf_counter() - start:.1f} s, {done}")
-    return EXIT_OK
-
-
-def _wrap(text: str, width: int, first: str, rest: str) -> str:
-    """`text` in lines of `width`, the first after `first`, the others after `rest`; words whole."""
-    import textwrap
-
-    return textwrap.fill(text, width, initial_indent=first, subsequent_indent=rest,
-                         break_long_words=False, break_on_hyphens=False)
-
-
-def _row(row: tuple[str, str, str], widths: list[int]) -> str:
-    """Name and availability padded to their columns, then the version."""
-    return "  ".join([*(c.ljust(w) for c, w in zip(row, widths)), row[2]])
