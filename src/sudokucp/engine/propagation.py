@@ -1,7 +1,9 @@
 """The one propagation engine: the board, place / eliminate / settle, and the locked-candidates
-sweep, over the tables of engine/tables.py. The logic and hybrid backends, the rater and the
-generator's grid fill run on it; MRV, which keeps its own cheaper state, shares the hidden-single
-scan (lone_digits). The techniques (engine/techniques.py) return engine/step.py's Step.
+sweep, over the tables of engine/tables.py. The board lives in engine/board.py, its seeding in
+engine/seeding.py, the locked-candidates sweeps in engine/locked.py; all are re-exported here.
+The logic and hybrid backends, the rater and the generator's grid fill run on it; MRV, which
+keeps its own cheaper state, shares the hidden-single scan (lone_digits). The techniques
+(engine/techniques.py) return engine/step.py's Step.
 
 Glossary: n = side, t = the shape's Tables (engine/tables.py), b = a Board; bit = 1 << (d - 1)
 stands for digit d; cand[c] = candidate mask of cell c (0 once placed), vals[c] = digit placed in
@@ -26,121 +28,22 @@ emptied with no candidate, so that the flaw can be told (teaching/explain.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Literal
 
-from sudokucp.engine.step import Deduction
-from sudokucp.engine.tables import Tables, tables
-from sudokucp.puzzle import Puzzle, Shape
+from sudokucp.engine.board import Board as Board
+from sudokucp.engine.board import Place as Place
+from sudokucp.engine.board import Technique as Technique
+from sudokucp.engine.board import blank as blank
+from sudokucp.engine.board import digits_of as digits_of
+from sudokucp.engine.board import givens as givens
+from sudokucp.engine.board import mask_of as mask_of
+from sudokucp.engine.locked import locked as locked
+from sudokucp.engine.locked import locked_pairs as locked_pairs
+from sudokucp.engine.seeding import seed as seed
+from sudokucp.engine.seeding import seed_rules as seed_rules
+from sudokucp.engine.seeding import start as start
 from sudokucp.rules import reachable
-
-Place = tuple[int, int]  # (cell, bit)
-
-
-@dataclass(eq=False, slots=True)
-class Board:
-    """Candidates and placed digits of one grid being solved; copy() before a guess."""
-
-    t: Tables
-    cand: list[int]
-    vals: list[int]
-    free: list[int]
-    open: int
-    dirty: int = 0
-    moved: int = -1  # every unit
-
-    def copy(self) -> Board:
-        """An independent board in the same state."""
-        return Board(self.t, self.cand[:], self.vals[:], self.free[:], self.open, self.dirty,
-                     self.moved)
-
-
-Technique = Callable[[Board], Deduction]  # applies one pattern; False on a contradiction
-
-
-def blank(shape: Shape) -> Board:
-    """A board with no digit placed and every candidate open."""
-    t = tables(shape)
-    size = shape.cells
-    return Board(t, [t.full] * size, [0] * size, [t.full] * len(t.units), size)
-
-
-def givens(puzzle: Puzzle) -> list[Place]:
-    """The givens of a puzzle as (cell, bit), queued for settle (which refuses clashing ones)."""
-    return [(c, 1 << (v - 1)) for c, v in enumerate(puzzle.cells) if v]
-
-
-def seed(puzzle: Puzzle) -> tuple[Board, list[Place]] | Literal[False]:
-    """The board of a puzzle with its givens placed at once, nothing else deduced, and the naked
-    singles they leave, queued for settle; False when givens clash or leave a cell with no
-    candidate. Every unit is marked dirty and moved."""
-    if not puzzle.rules.classic:
-        return seed_rules(puzzle)
-    t = tables(puzzle.shape)
-    full, cell_units, cells = t.full, t.cell_units, puzzle.cells
-    used = [0] * len(t.units)
-    for c, v in enumerate(cells):
-        if v:
-            bit = 1 << (v - 1)
-            r, k, x = cell_units[c]
-            if (used[r] | used[k] | used[x]) & bit:
-                return False
-            used[r] |= bit
-            used[k] |= bit
-            used[x] |= bit
-    cand, todo, left = [0] * len(cells), [], 0
-    for c, v in enumerate(cells):
-        if not v:
-            r, k, x = cell_units[c]
-            m = full & ~(used[r] | used[k] | used[x])
-            if not m:
-                return False
-            cand[c] = m
-            left += 1
-            if not m & (m - 1):
-                todo.append((c, m))
-    free = [full ^ u for u in used]
-    return Board(t, cand, list(cells), free, left, (1 << len(used)) - 1), todo
-
-
-def seed_rules(puzzle: Puzzle) -> tuple[Board, list[Place]] | Literal[False]:
-    """`seed` for a variant: each open cell keeps the allowed digits no peer's given took; every
-    unit and cage sum is marked dirty (the sums are checked by settle)."""
-    t = tables(puzzle.shape, puzzle.rules)
-    cells, peers, cand = puzzle.cells, t.peers, list(t.allowed)
-    for c, v in enumerate(cells):
-        if v:
-            bit = 1 << (v - 1)
-            if not cand[c] & bit:
-                return False  # not allowed there, or a peer's given holds it
-            for p in peers[c]:
-                cand[p] &= ~bit
-    free = [t.full] * len(t.units)
-    for u, unit in enumerate(t.units):
-        for c in unit:
-            if cells[c]:
-                free[u] ^= 1 << (cells[c] - 1)
-    todo, left = [], 0
-    for c, v in enumerate(cells):
-        if v:
-            cand[c] = 0
-            continue
-        m = cand[c]
-        if not m:
-            return False
-        left += 1
-        if not m & (m - 1):
-            todo.append((c, m))
-    dirty = (1 << (len(t.units) + len(t.sums))) - 1
-    return Board(t, cand, list(cells), free, left, dirty), todo
-
-
-def start(puzzle: Puzzle) -> Board | Literal[False]:
-    """The board of a puzzle with its givens placed, nothing else deduced; False on a
-    contradiction (two givens clash, or they leave a cell without candidates)."""
-    seeded = seed(puzzle)
-    return seeded and seeded[0]
 
 
 def place(b: Board, cell: int, bit: int) -> bool:
@@ -184,22 +87,6 @@ def eliminate(b: Board, cells: Sequence[int], mask: int) -> list[tuple[int, int]
             b.moved |= unit_bits[c]
             out.extend((c, d) for d in digits_of(gone))
     return out
-
-
-def digits_of(mask: int) -> Iterator[int]:
-    """The digits of a candidate mask, ascending."""
-    while mask:
-        bit = mask & -mask
-        mask ^= bit
-        yield bit.bit_length()
-
-
-def mask_of(cand: list[int], cells: Sequence[int]) -> int:
-    """The union of the candidates of `cells`."""
-    m = 0
-    for c in cells:
-        m |= cand[c]
-    return m
 
 
 def lone_digits(cand: list[int], units: Sequence[Sequence[int]], missing: Sequence[int],
@@ -449,133 +336,6 @@ def reachable_digits(union: int, count: int, total: int) -> int:
         if reachable(union ^ bit, count - 1, total - bit.bit_length()):
             keep |= bit
     return keep
-
-
-def locked(b: Board, todo: list[Place], counts: dict[str, int]) -> bool:
-    """Pointing and claiming over the box-line crossings of the units in b.moved (where a cell lost
-    a candidate since the last sweep); False on a contradiction.
-
-    A digit found in one crossing only among those of a box (of a line) leaves the rest of the line
-    (of the box): only a box's own candidates decide its pointing, a line's its claiming. Cells
-    left with one candidate join `todo`, the units of the cells that lost candidates join b.dirty
-    and b.moved, counts["pointing"] and counts["claiming"] grow by the (crossing, digit) patterns
-    that removed something. Each crossing's candidates are read once per sweep, for its box and
-    its line: eliminations from a sweep gone stale stay sound, as candidates only shrink. A
-    variant's board runs locked_pairs."""
-    t = b.t
-    if t.general:
-        return locked_pairs(b, todo, counts)
-    n, moved = t.n, b.moved & ((1 << (3 * t.n)) - 1)
-    b.moved = 0
-    boxes, lines = moved >> 2 * n, moved & ((1 << 2 * n) - 1)
-    seen = [-1] * len(t.crossings)  # the candidates of each crossing, read when first needed
-    pointing = claiming = 0
-    while boxes:
-        low = boxes & -boxes
-        boxes ^= low
-        box = low.bit_length() - 1
-        for group in t.box_groups[2 * box:2 * box + 2]:
-            found = _lock(b, group, 2, todo, seen)
-            if found is False:
-                return False
-            pointing += found
-    while lines:
-        low = lines & -lines
-        lines ^= low
-        found = _lock(b, t.line_groups[low.bit_length() - 1], 1, todo, seen)
-        if found is False:
-            return False
-        claiming += found
-    counts["pointing"] += pointing
-    counts["claiming"] += claiming
-    return True
-
-
-def _lock(b: Board, group: tuple[int, ...], rest: int, todo: list[Place],
-          seen: list[int]) -> int | Literal[False]:
-    """One group of crossings (of a box with its rows or columns, or of a line with the boxes):
-    a digit in one crossing only leaves that crossing's `rest` (2: the line's, 1: the box's).
-    The (crossing, digit) patterns that removed something; False on a contradiction."""
-    cand, crossings, unit_bits = b.cand, b.t.crossings, b.t.unit_bits
-    once = twice = 0
-    for k in group:
-        m = seen[k]
-        if m < 0:
-            m = 0
-            for c in crossings[k][0]:
-                m |= cand[c]
-            seen[k] = m
-        twice |= once & m
-        once |= m
-    lone = once & ~twice
-    if not lone:
-        return 0
-    found, dirty = 0, 0
-    for k in group:
-        digits = seen[k] & lone
-        if not digits:
-            continue
-        removed = 0
-        for c in crossings[k][rest]:
-            m = cand[c]
-            if m & digits:
-                removed |= m & digits
-                m &= ~digits
-                if not m:
-                    return False
-                cand[c] = m
-                dirty |= unit_bits[c]
-                if not m & (m - 1):
-                    todo.append((c, m))
-        found += removed.bit_count()  # one pattern per crossing and digit
-    b.dirty |= dirty
-    b.moved |= dirty
-    return found
-
-
-def locked_pairs(b: Board, todo: list[Place], counts: dict[str, int]) -> bool:
-    """`locked` on a variant's board, over the crossings of every two units that meet, each
-    read once if one of its units is in b.moved: a digit of one unit confined to the crossing
-    leaves the rest of the other (counted as pointing one way, claiming the other)."""
-    t = b.t
-    cand, crossings, unit_bits = b.cand, t.crossings, t.unit_bits
-    moved = b.moved & ((1 << len(t.units)) - 1)
-    b.moved = 0
-    seen = set()
-    dirty = pointing = claiming = 0
-    while moved:
-        low = moved & -moved
-        moved ^= low
-        for k in t.unit_crossings[low.bit_length() - 1]:
-            if k in seen:
-                continue
-            seen.add(k)
-            inter, one, two = crossings[k]
-            m, r1, r2 = mask_of(cand, inter), mask_of(cand, one), mask_of(cand, two)
-            for digits, rest, other in ((m & ~r1 & r2, two, 0), (m & ~r2 & r1, one, 1)):
-                if not digits:
-                    continue
-                removed = 0
-                for c in rest:
-                    x = cand[c]
-                    if x & digits:
-                        removed |= x & digits
-                        x &= ~digits
-                        if not x:
-                            return False
-                        cand[c] = x
-                        dirty |= unit_bits[c]
-                        if not x & (x - 1):
-                            todo.append((c, x))
-                if other:
-                    claiming += removed.bit_count()
-                else:
-                    pointing += removed.bit_count()
-    b.dirty |= dirty
-    b.moved |= dirty
-    counts["pointing"] += pointing
-    counts["claiming"] += claiming
-    return True
 
 
 def propagate(b: Board, todo: list[Place], extra: Sequence[tuple[str, Technique]],
