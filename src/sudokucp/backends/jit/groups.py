@@ -17,13 +17,28 @@ Stats as dfs.py's: nodes = cells placed, guesses = alternatives tried, backtrack
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache, lru_cache
-
 import numpy as np
 from numba import njit
 
 from sudokucp.backends.jit.bits import low_index, popcount
+from sudokucp.backends.jit.group_tables import (
+    F_CELL,
+    F_REST,
+    F_SOLVED,
+    G_CELLS,
+    G_GDIRTY,
+    G_KEEP,
+    G_LIMIT,
+    G_N,
+    G_NFULL,
+    G_QUEUE,
+    G_SDIRTY,
+    G_SIZE,
+    G_TABLE,
+    S_QLEN,
+    S_SOLVED,
+    arguments,
+)
 from sudokucp.backends.jit.layout import (
     BUDGET,
     EXHAUSTED,
@@ -40,82 +55,10 @@ from sudokucp.backends.jit.layout import (
     REGS_LEN,
 )
 from sudokucp.puzzle import Puzzle, Shape
-from sudokucp.rules import Rules, layout
+from sudokucp.rules import Rules
 
 __all__ = ["BUDGET", "EXHAUSTED", "FULL_BUFFER", "LIMIT", "R_BACKTRACKS", "R_FOUND",
            "R_GUESSES", "R_NODES", "R_PHASE", "R_STORED", "arguments", "run", "warm"]
-
-TABLE_SIDE = 16  # the combos table (2^N masks) up to this side; bounds above it
-# geo: shape, options, group counts, scratch offsets
-G_N, G_CELLS, G_LIMIT, G_KEEP, G_NFULL, G_TABLE, G_QUEUE, G_GDIRTY, G_SDIRTY, G_SIZE = range(10)
-S_QLEN, S_SOLVED = range(2)  # scratch: queue length, cells placed, then the queue and the flags
-F_CELL, F_REST, F_SOLVED = range(3)  # frames: one row per depth
-FRAME_LEN = 3
-
-
-# --- the arrays of a variant (Python) ------------------------------------------------------------
-
-def padded(rows: Sequence[Sequence[int]]) -> np.ndarray:
-    """Rows of ints as an int64 table padded with -1 (one column at least)."""
-    table = np.full((len(rows), max([1, *map(len, rows)])), -1, np.int64)
-    for i, row in enumerate(rows):
-        table[i, :len(row)] = row
-    return table
-
-
-@lru_cache(maxsize=64)
-def tables(shape: Shape, rules: Rules) -> tuple[np.ndarray, ...]:
-    """gcells (full groups first), peers, cgroups, allowed, qcells, qtotal, csum, combos,
-    starts, and nfull: what the kernel reads of a variant."""
-    lay = layout(shape, rules)
-    order = sorted(range(len(lay.groups)), key=lambda g: not lay.is_full(g))
-    at = {g: i for i, g in enumerate(order)}
-    cgroups = [sorted(at[g] for g in groups) for groups in lay.cell_groups]
-    csum = np.full(shape.cells, -1, np.int64)
-    for q, (cells, _) in enumerate(lay.sums):
-        csum[list(cells)] = q
-    qtotal = np.array([total for _, total in lay.sums], np.int64)
-    nfull = sum(1 for g in order if lay.is_full(g))
-    return (padded([lay.groups[g] for g in order]), padded(lay.peers), padded(cgroups),
-            np.array(lay.allowed, np.int64), padded([cells for cells, _ in lay.sums]), qtotal,
-            csum, *sum_table(shape.side), nfull)
-
-
-@cache
-def sum_table(side: int) -> tuple[np.ndarray, np.ndarray]:
-    """combos (every digit mask ordered by size and sum) and starts (see the glossary); empty
-    combos above TABLE_SIDE."""
-    stride = side * (side + 1) // 2 + 1
-    if side > TABLE_SIDE:
-        return np.zeros(0, np.int64), np.zeros(1, np.int64)
-    masks = np.arange(1 << side, dtype=np.int64)
-    bits = (masks[:, None] >> np.arange(side)) & 1
-    keys = bits.sum(axis=1) * stride + bits @ np.arange(1, side + 1)
-    order = np.argsort(keys, kind="stable")
-    starts = np.searchsorted(keys[order], np.arange((side + 1) * stride + 1))
-    return masks[order], starts.astype(np.int64)
-
-
-def geometry(side: int, groups: int, sums: int, nfull: int, limit: int, keep: int
-             ) -> np.ndarray:
-    """The geo array of a variant's search, with the scratch offsets."""
-    cells = side * side
-    queue = S_SOLVED + 1
-    gdirty = queue + cells
-    sdirty = gdirty + groups
-    return np.array([side, cells, limit, keep, nfull, side <= TABLE_SIDE, queue, gdirty, sdirty,
-                     sdirty + sums], np.int64)
-
-
-def arguments(puzzle: Puzzle, limit: int, keep: int, capacity: int) -> tuple:
-    """run()'s arguments but the grid and the budget: the tables, geo and fresh buffers (cand,
-    frames, regs, sols of `capacity` grids, scr); keep 1: every grid handed over."""
-    *arrays, nfull = tables(puzzle.shape, puzzle.rules)
-    cells = puzzle.shape.cells
-    geo = geometry(puzzle.side, len(arrays[0]), len(arrays[5]), nfull, limit, keep)
-    return (*arrays, geo, np.empty((cells + 2, cells), np.int64),
-            np.zeros((cells + 2, FRAME_LEN), np.int64), np.zeros(REGS_LEN, np.int64),
-            np.zeros((capacity, cells), np.uint8), np.zeros(int(geo[G_SIZE]), np.int64))
 
 
 def warm() -> None:
