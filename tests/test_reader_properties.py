@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudokucp.io import formats
+from sudokucp.io import lines
 from sudokucp.io.formats import WRITERS, iter_entries, parse_grid, parse_many
 from sudokucp.puzzle import Puzzle, PuzzleError, Shape
 
@@ -149,6 +149,6 @@ def test_the_fast_path_reads_as_the_general_reader(text, shape):
     fast = read_all_ways(text, shape)
     first = text.split("\n")[0]
     fast_one = one_grid(first, shape)
-    with mock.patch.object(formats, "plain_text", lambda raw: None):  # the general reader only
+    with mock.patch.object(lines, "plain_text", lambda raw: None):  # the general reader only
         assert read_all_ways(text, shape) == fast
         assert one_grid(first, shape) == fast_one
