@@ -25,7 +25,7 @@ from typing import Any
 
 from sudokucp import calibration
 from sudokucp.executors import Outcome, Task, make_executor
-from sudokucp.harness import BenchConfig, BenchOutcome
+from sudokucp.harness.bench import BenchConfig, BenchOutcome
 from sudokucp.puzzle import Puzzle
 from sudokucp.reporting.bench_report import bench_and_report
 

@@ -32,7 +32,9 @@ from pathlib import Path
 from common import ROOT, Provenance
 
 from sudokucp.executors import ResourceLimits, Task, make_executor
-from sudokucp.harness import BenchConfig, Dataset, ResultLog, execute, plan, resolve
+from sudokucp.harness.bench import BenchConfig, execute
+from sudokucp.harness.runlog import ResultLog
+from sudokucp.harness.runplan import Dataset, plan, resolve
 from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles, parse_grid
 from sudokucp.reporting.bench_report import bench_and_report

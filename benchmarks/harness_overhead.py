@@ -27,7 +27,9 @@ from common import Provenance
 
 from sudokucp.backends import get_backend
 from sudokucp.executors import ResourceLimits, Task, make_executor
-from sudokucp.harness import Contender, Dataset, ResultLog, execute, plan, resolve
+from sudokucp.harness.bench import execute
+from sudokucp.harness.runlog import ResultLog
+from sudokucp.harness.runplan import Contender, Dataset, plan, resolve
 from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles, parse_grid
 from sudokucp.result import Row

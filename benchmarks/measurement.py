@@ -38,7 +38,7 @@ from pathlib import Path
 from common import ROOT, Provenance, measure
 
 from sudokucp.executors.local import usable_cores
-from sudokucp.harness import BenchOutcome
+from sudokucp.harness.bench import BenchOutcome
 from sudokucp.io.files import write_text
 from sudokucp.io.formats import read_puzzles
 from sudokucp.reporting.report import results_frame
@@ -48,7 +48,7 @@ SOLUTION = "48392165796734582125187649354813297672956413813679824537268951481425
 TRIVIAL_RUN = '''
 import json, sys, time
 from pathlib import Path
-from sudokucp.harness import BenchConfig, bench  # rows only: what is timed is between rows
+from sudokucp.harness.bench import BenchConfig, bench  # rows only: what is timed is between rows
 stamps = []
 bench(BenchConfig(backends=["naive"], puzzles=[sys.argv[1]], out=Path(sys.argv[2]),
                   timeout=10.0, memory_mb=None),

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 from common import Provenance, measure
 
-from sudokucp.harness import BenchOutcome
+from sudokucp.harness.bench import BenchOutcome
 from sudokucp.puzzle import Puzzle
 from sudokucp.reporting.report import results_frame
 from sudokucp.stats import (

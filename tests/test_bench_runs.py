@@ -16,18 +16,10 @@ import fake_backends
 import pytest
 from fake_backends import PID_DIR, Stubborn
 
-from sudokucp.harness import (
-    BenchConfig,
-    BenchError,
-    Contender,
-    bench,
-    hold,
-    load_dataset,
-    pending,
-    plan,
-)
+from sudokucp.harness.bench import BenchConfig, bench, hold, pending
+from sudokucp.harness.runlog import RESULTS, BenchError, ResultLog, changed_settings
+from sudokucp.harness.runplan import Contender, load_dataset, plan
 from sudokucp.result import Row, Status
-from sudokucp.runlog import RESULTS, ResultLog, changed_settings
 
 FOUR = Path(__file__).resolve().parents[1] / "puzzles" / "examples" / "4x4.txt"  # 5 grids
 STUBBORN = fake_backends.spec(Stubborn)

@@ -11,10 +11,10 @@ import sys
 import pytest
 
 from sudokucp.cli import main
-from sudokucp.harness import BenchConfig, bench
+from sudokucp.harness.bench import BenchConfig, bench
+from sudokucp.harness.runlog import RESULTS, ResultLog
 from sudokucp.reporting.compare import compare
 from sudokucp.result import Row, Status
-from sudokucp.runlog import RESULTS, ResultLog
 
 GRIDS = ["1.3.3.1.2.4.4.2.", ".2.4.4.2.1.3.3.1", "12...4.2..4...2.", "....3412...3.3.."]
 

@@ -10,7 +10,9 @@ from conftest import INSTALLED, PUZZLES
 
 from sudokucp.executors.base import Task
 from sudokucp.executors.local import LocalExecutor
-from sudokucp.harness import Contender, Dataset, cross_validate, execute, load_dataset, plan
+from sudokucp.harness.bench import execute
+from sudokucp.harness.runcheck import cross_validate
+from sudokucp.harness.runplan import Contender, Dataset, load_dataset, plan
 from sudokucp.result import Status
 
 # Every backend on every file: its module's runs take half a minute of two cores, more under load.

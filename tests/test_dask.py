@@ -22,10 +22,12 @@ from sudokucp.cli import main
 from sudokucp.executors import ResourceLimits, Task, make_executor
 from sudokucp.executors.dask_cluster import EXTRA, MissingExtra
 from sudokucp.executors.local import LocalExecutor
-from sudokucp.harness import cross_validate, execute, resolve, run_key
+from sudokucp.harness.bench import execute
+from sudokucp.harness.runcheck import cross_validate
+from sudokucp.harness.runlog import ResultLog
+from sudokucp.harness.runplan import resolve, run_key
 from sudokucp.io.formats import parse_grid
 from sudokucp.puzzle import Puzzle, Shape
-from sudokucp.runlog import ResultLog
 
 EASY = ("003020600" "900305001" "001806400" "008102900" "700000008"
         "006708200" "002609500" "800203009" "005010300")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from sudokucp.cli import main
-from sudokucp.harness import BenchConfig, BenchError, bench
-from sudokucp.runlog import RESULTS
+from sudokucp.harness.bench import BenchConfig, bench
+from sudokucp.harness.runlog import RESULTS, BenchError
 
 FOUR = Path(__file__).resolve().parents[1] / "puzzles" / "examples" / "4x4.txt"  # 5 grids
 

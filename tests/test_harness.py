@@ -20,17 +20,10 @@ from fake_backends import PID_DIR, Abort, Denier, Hog, Liar, Segfault, SlowPrepa
 
 from sudokucp.executors import ResourceLimits, Task
 from sudokucp.executors.local import LocalExecutor, usable_cores
-from sudokucp.harness import (
-    BenchConfig,
-    Contender,
-    Dataset,
-    ResultLog,
-    bench,
-    cross_validate,
-    enforce_time_limit,
-    execute,
-    plan,
-)
+from sudokucp.harness.bench import BenchConfig, bench, execute
+from sudokucp.harness.runcheck import cross_validate, enforce_time_limit
+from sudokucp.harness.runlog import ResultLog
+from sudokucp.harness.runplan import Contender, Dataset, plan
 from sudokucp.io.formats import parse_grid
 from sudokucp.result import Row, Status
 
@@ -296,7 +289,8 @@ def test_a_signal_kills_workers_and_keeps_finished_runs(tmp_path, fakes, monkeyp
 
 
 def test_a_solution_given_in_the_puzzle_file_is_checked(tmp_path):
-    from sudokucp.harness import cross_validate, load_dataset
+    from sudokucp.harness.runcheck import cross_validate
+    from sudokucp.harness.runplan import load_dataset
 
     puzzle, good = "1.3.34.22.4.4.21", "1234341221434321"
     other = "2143341212344321"  # a full grid, but r1c3 holds 4 where the puzzle gives 3

@@ -12,12 +12,12 @@ import pytest
 from browser import open_page
 
 from sudokucp.cli import main
-from sudokucp.harness import BenchConfig
+from sudokucp.harness.bench import BenchConfig
+from sudokucp.harness.runlog import RESULTS, ResultLog
 from sudokucp.reporting.bench_report import bench_and_report
 from sudokucp.reporting.html_report import table_html
 from sudokucp.reporting.text import sig
 from sudokucp.result import Row, Status
-from sudokucp.runlog import RESULTS, ResultLog
 
 GRID = "1234341221434321"
 OUTPUTS = ("results.csv", "summary.csv", "scores.csv", "instances.csv", "cactus.png",

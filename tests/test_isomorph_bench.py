@@ -12,12 +12,13 @@ from sudokucp import isomorph
 from sudokucp.backends import get_backend
 from sudokucp.cli import main
 from sudokucp.executors import Outcome, Task
-from sudokucp.harness import BenchConfig, Contender, bench, load_dataset, plan
+from sudokucp.harness.bench import BenchConfig, bench
+from sudokucp.harness.runcheck import verify
+from sudokucp.harness.runplan import Contender, load_dataset, plan
 from sudokucp.puzzle import Puzzle, to_line
 from sudokucp.reporting.bench_report import bench_and_report
 from sudokucp.reporting.forms import forms_frame
 from sudokucp.result import Result, Status
-from sudokucp.runcheck import verify
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 FOUR, NINE = PUZZLES / "examples" / "4x4.txt", PUZZLES / "generated" / "9x9-simple.txt"

@@ -115,7 +115,7 @@ def test_no_import_goes_up_a_layer_or_across_backends():
 
 
 @pytest.mark.parametrize("into, source, rule", [
-    ("harness.py", "from sudokucp.reporting.report import write_reports\n", "above"),
+    ("harness/bench.py", "from sudokucp.reporting.report import write_reports\n", "above"),
     ("backends/mrv.py", "def f():\n    from sudokucp.cli import main\n", "above"),
     ("engine/techniques.py", "import sudokucp.teaching.trace\n", "above"),
     ("backends/mrv.py", "from sudokucp.backends.naive import NaiveRecursive\n",

@@ -26,17 +26,10 @@ from sudokucp.backends import from_spec
 from sudokucp.backends.mrv import MRV
 from sudokucp.executors import Outcome, Task, cputime
 from sudokucp.executors.local import usable_cores
-from sudokucp.harness import (
-    RESULTS,
-    BenchConfig,
-    Contender,
-    ResultLog,
-    bench,
-    load_dataset,
-    plan,
-    resolve,
-    verify,
-)
+from sudokucp.harness.bench import BenchConfig, bench
+from sudokucp.harness.runcheck import verify
+from sudokucp.harness.runlog import RESULTS, ResultLog
+from sudokucp.harness.runplan import Contender, load_dataset, plan, resolve
 from sudokucp.puzzle import Puzzle
 from sudokucp.reporting.report import NO_WARNING
 from sudokucp.result import Result, Row, Status
@@ -286,7 +279,7 @@ def _noise(tmp_path, monkeypatch, capsys, name: str, points: list[calibration.Po
 
     executor = Scripted(points)
     monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
-    monkeypatch.setattr("sudokucp.harness.make_executor", lambda name, **options: executor)
+    monkeypatch.setattr("sudokucp.harness.bench.make_executor", lambda name, **options: executor)
     out = tmp_path / name
     assert main(["bench", "--backends", "mrv", "--puzzles", str(FOUR), "--repeat", "12",
                  "--seed", "1", "--out", str(out)]) == 0
@@ -373,7 +366,7 @@ def test_compare_flags_a_planted_slowdown_and_not_a_rerun_of_the_same_bench(tmp_
 
 def test_a_measurement_file_of_the_wrong_shape_is_left_out_of_the_report(tmp_path):
     from sudokucp.cli import main
-    from sudokucp.harness import MEASUREMENT_FILE, read_measurement
+    from sudokucp.harness.measurement import MEASUREMENT_FILE, read_measurement
 
     config = BenchConfig(backends=["mrv"], puzzles=[str(_one_grid(tmp_path))],
                          out=tmp_path / "out")

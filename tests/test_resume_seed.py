@@ -4,7 +4,7 @@ forms would otherwise be counted side by side as one."""
 from __future__ import annotations
 
 from sudokucp.cli import main
-from sudokucp.runplan import key_seed, run_key
+from sudokucp.harness.runplan import key_seed, run_key
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from sudokucp.backends import backend_class, from_spec
-from sudokucp.harness import RESULTS, BenchConfig, BenchError, ResultLog
+from sudokucp.harness.bench import BenchConfig
+from sudokucp.harness.runlog import RESULTS, BenchError, ResultLog
 from sudokucp.reporting.bench_report import bench_and_report
 from sudokucp.reporting.report import RESULT_COLUMNS, results_frame
 from sudokucp.result import ANSWERED, Row, Status

@@ -19,7 +19,7 @@ import pytest
 from sudokucp.backends import get_backend
 from sudokucp.cli import main
 from sudokucp.cli import trace as trace_cli
-from sudokucp.harness import load_dataset
+from sudokucp.harness.runplan import load_dataset
 from sudokucp.puzzle import Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudokucp.cli import main
-from sudokucp.harness import BenchConfig, bench
+from sudokucp.harness.bench import BenchConfig, bench
+from sudokucp.harness.runlog import RESULTS, ResultLog
 from sudokucp.reporting.results_folder import load_folder
 from sudokucp.result import Row, RowError
-from sudokucp.runlog import RESULTS, ResultLog
 
 FOUR = Path(__file__).resolve().parents[1] / "puzzles" / "examples" / "4x4.txt"  # 5 grids
 

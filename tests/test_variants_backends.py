@@ -136,8 +136,9 @@ def test_the_published_killers_solve_with_the_slower_model_backends(spec, stem):
 
 def test_a_bench_marks_what_a_backend_does_not_take():
     from sudokucp.executors.local import LocalExecutor
-    from sudokucp.harness import Contender, cross_validate, execute, plan
-    from sudokucp.runplan import Dataset
+    from sudokucp.harness.bench import execute
+    from sudokucp.harness.runcheck import cross_validate
+    from sudokucp.harness.runplan import Contender, Dataset, plan
 
     takers = [name for name in ("cpsat", "sat", "csp") if name in INSTALLED]
     puzzles_ = [variant_puzzle(k, Shape(2, 3), {"killer", "x"}, 0.4) for k in (11, 12)]

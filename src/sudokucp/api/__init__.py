@@ -46,7 +46,7 @@ from sudokucp.api.inputs import (
     sources,
     write_grids,
 )
-from sudokucp.harness import BenchConfig, BenchOutcome, bench
+from sudokucp.harness.bench import BenchConfig, BenchOutcome, bench
 from sudokucp.i18n import _, ngettext
 from sudokucp.io import arguments
 from sudokucp.io.arguments import LIMITS, MEASURES

@@ -147,7 +147,7 @@ def solve(puzzle: Puzzle | str, backend: str = "naive", *, limit: int = 1,
     backend that cannot look at the clock runs, under a `timeout`, in a worker killed at it."""
     from sudokucp.backends import from_spec
     from sudokucp.executors import ResourceLimits, Task, make_executor
-    from sudokucp.runcheck import judged
+    from sudokucp.harness.runcheck import judged
 
     puzzle, solver = as_puzzle(puzzle), from_spec(backend)
     if timeout is None or solver.interruptible:

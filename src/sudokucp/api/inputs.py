@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from sudokucp.backends import Backend, spec_name, split_specs
+from sudokucp.harness.runplan import load_dataset
 from sudokucp.i18n import _
 from sudokucp.io.arguments import ArgumentError
 from sudokucp.io.formats import parse_many
 from sudokucp.io.variants import to_text
 from sudokucp.puzzle import Puzzle, PuzzleError, Shape
-from sudokucp.runplan import load_dataset
 
 PuzzlesLike = str | Path | Puzzle | Iterable[str | Path | Puzzle]
 BackendsLike = str | type[Backend] | Iterable[str | type[Backend]]

@@ -182,9 +182,10 @@ def run_bench(args: argparse.Namespace) -> int:
     from sudokucp.cli.progress import Progress
     from sudokucp.executors import ExecutorError
     from sudokucp.executors.local import usable_cores
-    from sudokucp.harness import BenchConfig, resolve
+    from sudokucp.harness.bench import BenchConfig
+    from sudokucp.harness.runlog import BenchError
+    from sudokucp.harness.runplan import resolve
     from sudokucp.reporting.bench_report import bench_and_report
-    from sudokucp.runlog import BenchError
 
     if args.retry and not args.resume:
         raise CommandError("--retry runs again some runs of an earlier bench: add --resume")

@@ -55,7 +55,7 @@ def read_sets(files: list[str], sample: int | None, seed: int) -> list[tuple[str
     import random
     from pathlib import Path
 
-    from sudokucp.runplan import load_dataset
+    from sudokucp.harness.runplan import load_dataset
 
     sets = []
     for name in files:

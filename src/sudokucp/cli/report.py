@@ -74,8 +74,8 @@ def scatter_pairs(texts: list[str] | None, backends: list[str]) -> list[tuple[st
 def run_report(args: argparse.Namespace) -> int:
     import gc
 
+    from sudokucp.harness.measurement import read_measurement
     from sudokucp.io.files import FolderBusy, FolderLock
-    from sudokucp.measurement import read_measurement
     from sudokucp.reporting.report import write_reports
     from sudokucp.reporting.results_folder import FolderError, load_folder, settings_of
 

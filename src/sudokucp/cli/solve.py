@@ -274,7 +274,7 @@ def _solve_one(solve: Solver, puzzle: Puzzle, limit: int, count_only: bool,
     as they come (or at the end when they come back from a worker), each judged first (one the
     judge refuses is not shown and makes the grid WRONG), then its status line; a MEMOUT says
     how the cap was met."""
-    from sudokucp.runcheck import judged
+    from sudokucp.harness.runcheck import judged
 
     display.head(puzzle)
     stream = display.streams and not count_only

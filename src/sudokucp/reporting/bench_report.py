@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from sudokucp.executors import Executor
-from sudokucp.harness import BenchConfig, BenchOutcome, bench
+from sudokucp.harness.bench import BenchConfig, BenchOutcome, bench
+from sudokucp.harness.runlog import RESULTS, BenchError
 from sudokucp.reporting.report import write_reports
 from sudokucp.result import Row
-from sudokucp.runlog import RESULTS, BenchError
 
 
 def bench_and_report(config: BenchConfig, on_row: Callable[[Row], None] | None = None,

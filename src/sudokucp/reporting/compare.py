@@ -26,10 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sudokucp.harness.runcheck import cross_validate
 from sudokucp.reporting.scores import natural, penalised_seconds, solved_mask
 from sudokucp.reporting.thresholds import FLOOR_MS, FLOOR_MS_PAIRED, SLOWER, SLOWER_PAIRED
 from sudokucp.result import Row, Status
-from sudokucp.runcheck import cross_validate
 from sudokucp.stats import FLOOR_S, LEVEL, MIN_PAIRED, SAME, paired, per_puzzle_medians
 
 PER_RUN, PAIRED = "per run", "paired"
@@ -111,7 +111,7 @@ def compare(old: Sequence[Row], new: Sequence[Row], slower: float | None = None,
 
 def refuted(rows: Sequence[Row], other: Sequence[Row]) -> list[Row]:
     """`rows` cross-validated against the verified solutions of the `other` folder too: a claimed
-    UNSAT or count that they refute is WRONG (sudokucp.runcheck.cross_validate)."""
+    UNSAT or count that they refute is WRONG (sudokucp.harness.runcheck.cross_validate)."""
     known: dict[str, set[str]] = defaultdict(set)
     for row in other:
         if row.verified:

@@ -13,8 +13,8 @@ from json.scanner import make_scanner
 from pathlib import Path
 from typing import Any
 
+from sudokucp.harness.runlog import TornLine, line_note
 from sudokucp.result import FIELD_CHECKS, LARGEST, REQUIRED, STATUS_VALUES, Row, RowError, Status
-from sudokucp.runlog import TornLine, line_note
 
 MISSING = type("missing", (), {})  # the type of an absent field's stand-in
 NONE = type(None)
@@ -44,7 +44,7 @@ CHUNK = 10_000  # lines parsed at a time (their JSON objects are dropped once ro
 
 def read_lines(path: Path, lines: Iterable[bytes]) -> tuple[list[Row], list[str]]:
     """The rows of a results log's lines and a note per unreadable line (naming `path` and the
-    line), as sudokucp.runlog.read_row reads each; the lines taken CHUNK at a time."""
+    line), as sudokucp.harness.runlog.read_row reads each; the lines taken CHUNK at a time."""
     rows: list[Row] = []
     notes: list[str] = []
     shared: dict[Any, Any] = {}

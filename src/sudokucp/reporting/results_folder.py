@@ -16,11 +16,11 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from sudokucp.check import explain, is_solution, solved_rows
+from sudokucp.harness.runcheck import Disagreement, cross_validate, enforce_time_limit, latest
+from sudokucp.harness.runlog import RESULTS
 from sudokucp.puzzle import SYMBOLS, Puzzle, Shape
 from sudokucp.reporting.log_rows import read_lines
 from sudokucp.result import Row, Status
-from sudokucp.runcheck import Disagreement, cross_validate, enforce_time_limit, latest
-from sudokucp.runlog import RESULTS
 
 
 class FolderError(Exception):

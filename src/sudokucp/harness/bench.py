@@ -1,9 +1,9 @@
 """The comparison harness: plan (backends x puzzles x options) -> isolated runs -> verified rows.
 
 Where the runs execute is an Executor's business (sudokucp.executors, "local" by default); the
-plan (sudokucp.runplan), the verification and cross-validation (sudokucp.runcheck), the
-append-only results log (sudokucp.runlog) and the noise measurement (sudokucp.measurement) do not
-depend on it. This module runs a bench in its folder; the tables are written above it
+plan (harness/runplan.py), the verification and cross-validation (harness/runcheck.py), the
+append-only results log (harness/runlog.py) and the noise measurement (harness/measurement.py)
+do not depend on it. This module runs a bench in its folder; the tables are written above it
 (sudokucp.reporting.bench_report), through the `report` hook of `bench`.
 """
 
@@ -17,16 +17,13 @@ from typing import Any
 
 from sudokucp import calibration
 from sudokucp.executors import Executor, Task, make_executor
-from sudokucp.io.files import FolderBusy, FolderLock
-from sudokucp.measurement import (
-    MEASUREMENT_FILE,
+from sudokucp.harness.measurement import (
     kept,
     measurement,
     read_measurement,
     write_measurement,
 )
-from sudokucp.result import Row, Status
-from sudokucp.runcheck import (
+from sudokucp.harness.runcheck import (
     Disagreement,
     cross_validate,
     enforce_time_limit,
@@ -34,8 +31,8 @@ from sudokucp.runcheck import (
     measured,
     verify,
 )
-from sudokucp.runlog import RESULTS, BenchError, ResultLog, check_settings
-from sudokucp.runplan import (
+from sudokucp.harness.runlog import RESULTS, BenchError, ResultLog, check_settings
+from sudokucp.harness.runplan import (
     Contender,
     Dataset,
     calibrated,
@@ -43,14 +40,12 @@ from sudokucp.runplan import (
     load_dataset,
     plan,
     resolve,
-    run_key,
     shuffle_seed,
 )
+from sudokucp.io.files import FolderBusy, FolderLock
+from sudokucp.result import Row, Status
 
-__all__ = ["MEASUREMENT_FILE", "RESULTS", "BenchConfig", "BenchError", "BenchOutcome",
-           "Contender", "Dataset", "Disagreement", "ResultLog", "bench", "cross_validate",
-           "enforce_time_limit", "execute", "hold", "load_dataset", "pending", "plan",
-           "read_measurement", "resolve", "run_key", "verify"]
+__all__ = ["BenchConfig", "BenchOutcome", "bench", "execute", "hold", "pending"]
 
 
 @dataclass(kw_only=True)
