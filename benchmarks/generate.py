@@ -29,7 +29,7 @@ from pathlib import Path
 from common import Provenance
 
 from sudokucp.backends import available_backends, get_backend
-from sudokucp.generator import Generated, checker, generate, generate_one
+from sudokucp.generators.generator import Generated, checker, generate, generate_one
 from sudokucp.io.files import write_text
 from sudokucp.puzzle import Shape
 from sudokucp.stats import percentile

@@ -6,7 +6,7 @@
         [--out reports/variants.md]
 
 (a) Per kind of --kinds (all by default): --count generated puzzles of --side and of
-    --small-side (sudokucp.variant_generator, unique, seed --seed) and, for killer, the
+    --small-side (sudokucp.generators.variant_generator, unique, seed --seed) and, for killer, the
     published killers of --datasets; every registered backend whose `kinds` take the kind,
     through the harness (killable workers, CPU time, --repeat runs in a shuffled order, every
     answer judged, the backends cross-validated); the others are listed as not taking it.
@@ -40,7 +40,8 @@ import pandas as pd
 from common import ROOT, Provenance, measure
 
 from sudokucp.backends import BACKENDS, backend_class
-from sudokucp.generator import fill_grid
+from sudokucp.generators.generator import fill_grid
+from sudokucp.generators.variant_generator import generate_variants
 from sudokucp.io.files import write_text
 from sudokucp.io.formats import read_puzzles
 from sudokucp.io.variants import to_text
@@ -49,7 +50,6 @@ from sudokucp.reporting.report import markdown_table, results_frame
 from sudokucp.result import ANSWERED, Status
 from sudokucp.rules import KINDS, Rules
 from sudokucp.stats import one_line_per_puzzle, percentile
-from sudokucp.variant_generator import generate_variants
 
 SOURCES = {  # a backend's own files, for the lines its variants needed
     "naive": ["src/sudokucp/backends/naive.py"], "mrv": ["src/sudokucp/backends/mrv.py"],

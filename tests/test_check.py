@@ -63,7 +63,7 @@ def test_the_seed_solutions_are_valid():
        edits=st.lists(st.tuples(st.integers(0, 10**4), st.integers(0, 35)), max_size=3))
 def test_solved_rows_agrees_with_is_solution(side: int, seed: int,
                                              edits: list[tuple[int, int]]) -> None:
-    from sudokucp.generator import generate_one
+    from sudokucp.generators.generator import generate_one
 
     made = generate_one(Shape.for_side(side), seed)
     givens, grid = list(made.puzzle.cells), list(made.solution)
@@ -83,7 +83,7 @@ def test_solved_rows_refuses_arrays_of_another_shape() -> None:
 def test_solved_rows_takes_any_integer_array_and_no_value_wraps(dtype) -> None:
     """A value the masks' narrow type would wrap to a digit (2**16 + 1, 2**32 + 5) is refused,
     whatever the arrays' own integer type; the solution itself is accepted."""
-    from sudokucp.generator import generate_one
+    from sudokucp.generators.generator import generate_one
 
     made = generate_one(Shape.for_side(9), 7)
     givens = np.array([made.puzzle.cells] * 3, np.int64)

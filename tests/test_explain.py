@@ -17,7 +17,7 @@ from sudokucp.cli import main
 from sudokucp.engine.propagation import Board, eliminate, place, start
 from sudokucp.engine.step import Step
 from sudokucp.engine.techniques import TECHNIQUES
-from sudokucp.generator import checker, generate_one
+from sudokucp.generators.generator import checker, generate_one
 from sudokucp.io.formats import load_puzzles, read_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.teaching import explain as explain_module

@@ -13,7 +13,7 @@ import pytest
 from sudokucp import cli
 from sudokucp.backends import available_backends, get_backend
 from sudokucp.check import find_conflicts
-from sudokucp.generator import (
+from sudokucp.generators.generator import (
     GenerateError,
     checker,
     fill_grid,

@@ -15,7 +15,7 @@ from sudokucp.backends import get_backend
 from sudokucp.cli import main
 from sudokucp.cli.canon import add_canon
 from sudokucp.cli.common import Parser
-from sudokucp.generator import fill_grid
+from sudokucp.generators.generator import fill_grid
 from sudokucp.puzzle import Puzzle, Shape
 
 SHAPES = {"4x4": Shape(2, 2), "6x6": Shape(2, 3), "9x9": Shape(3, 3), "12x12": Shape(3, 4),

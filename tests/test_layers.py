@@ -19,8 +19,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("backends", ("backends",)),
     ("executors", ("executors",)),
     ("harness", ("runlog", "runplan", "runcheck", "measurement", "harness")),
-    ("tools", ("reporting", "teaching", "datasets", "generator", "variant_generator",
-               "variant_grids", "rating", "api")),
+    ("tools", ("reporting", "teaching", "datasets", "generators", "api")),
     ("cli", ("cli", "__main__")),
 )
 SHARED_BY_BACKENDS = ("backends", "backends.base")  # the registry and the contract

@@ -17,9 +17,9 @@ import pytest
 from sudokucp.backends import BACKENDS, OptionError, available_backends, backend_class
 from sudokucp.cli import main
 from sudokucp.cli.progress import Progress
+from sudokucp.generators.rating import rate
 from sudokucp.io.formats import parse_grid, parse_many
 from sudokucp.puzzle import Puzzle, PuzzleError
-from sudokucp.rating import rate
 from sudokucp.result import Result, Status
 from sudokucp.teaching.ladder import RUNGS, table, to_run
 

@@ -17,7 +17,7 @@ from test_explain import replay
 from sudokucp.backends import get_backend
 from sudokucp.engine.propagation import start
 from sudokucp.engine.techniques import TECHNIQUES, deduce, fixpoint
-from sudokucp.generator import generate_one
+from sudokucp.generators.generator import generate_one
 from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status

@@ -40,7 +40,7 @@ def no_work(monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("the work started before its output was checked")
 
-    monkeypatch.setattr("sudokucp.generator.generate", forbidden)
+    monkeypatch.setattr("sudokucp.generators.generator.generate", forbidden)
     monkeypatch.setattr("sudokucp.teaching.ladder.climb", forbidden)
     monkeypatch.setattr("sudokucp.teaching.trace.run", forbidden)
 

@@ -11,9 +11,7 @@ from pathlib import Path
 import pytest
 
 from sudokucp.backends import available_backends
-from sudokucp.io.formats import load_puzzles
-from sudokucp.puzzle import Puzzle, Shape
-from sudokucp.rating import (
+from sudokucp.generators.rating import (
     CLASS_OF,
     CLASSES,
     COLUMNS,
@@ -24,6 +22,8 @@ from sudokucp.rating import (
     to_csv,
     to_table,
 )
+from sudokucp.io.formats import load_puzzles
+from sudokucp.puzzle import Puzzle, Shape
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ROOT / "puzzles" / "generated"

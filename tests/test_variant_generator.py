@@ -15,12 +15,8 @@ from hypothesis import strategies as st
 from sudokucp.backends import available_backends, get_backend
 from sudokucp.check import is_solution
 from sudokucp.cli import main
-from sudokucp.generator import GenerateError
-from sudokucp.io.formats import read_puzzles
-from sudokucp.io.variants import to_text
-from sudokucp.puzzle import Puzzle, Shape
-from sudokucp.rules import Rules, connected, layout
-from sudokucp.variant_generator import (
+from sudokucp.generators.generator import GenerateError
+from sudokucp.generators.variant_generator import (
     MADE,
     checker,
     generate_variant,
@@ -28,6 +24,10 @@ from sudokucp.variant_generator import (
     parse_kinds,
     random_regions,
 )
+from sudokucp.io.formats import read_puzzles
+from sudokucp.io.variants import to_text
+from sudokucp.puzzle import Puzzle, Shape
+from sudokucp.rules import Rules, connected, layout
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ROOT / "puzzles" / "variants"

@@ -189,7 +189,7 @@ def checkers(use: str) -> tuple[str, ...]:
 
 
 # The backend the library itself uses for a task, so that no module outside the registry names
-# one: rating.py's solution counts and its guess column (QQWing's techniques, then branching).
+# one: rating's solution counts and its guess column (QQWing's techniques, then branching).
 ROLES: dict[str, str] = {"rating": "hybrid"}
 
 

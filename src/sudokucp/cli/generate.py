@@ -71,7 +71,7 @@ def add_generate(sub: argparse._SubParsersAction) -> None:
 
 
 def run_generate(args: argparse.Namespace) -> int:
-    from sudokucp import generator
+    from sudokucp.generators import generator
 
     if args.kind is not None:
         return run_variants(args)
@@ -105,8 +105,8 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def run_variants(args: argparse.Namespace) -> int:
     """generate --kind: variant blocks, each named by its seed string."""
-    from sudokucp import variant_generator as vg
-    from sudokucp.generator import GenerateError
+    from sudokucp.generators import variant_generator as vg
+    from sudokucp.generators.generator import GenerateError
     from sudokucp.io.variants import to_text
 
     try:
@@ -234,7 +234,7 @@ def header(shape: Shape, count: int, seed: int | str, backend: Backend, *,
            givens: int | None = None, symmetric: bool = False, difficulty: str | None = None,
            tries: int | None = None) -> list[str]:
     """Comment lines that open a generated file: the command, the seed, how clues were removed."""
-    from sudokucp.generator import puzzle_seed
+    from sudokucp.generators.generator import puzzle_seed
 
     removal = (f"clues removed in random order down to {givens} givens (not minimal)"
                if givens is not None else "minimal: every clue tried once, none can be removed")
@@ -254,7 +254,7 @@ def header(shape: Shape, count: int, seed: int | str, backend: Backend, *,
 def variant_command_line(shape: Shape, kinds: frozenset[str], count: int, seed: int | str, *,
                          givens: int | None = None, symmetric: bool = False) -> str:
     """The command that makes exactly these variant puzzles again."""
-    from sudokucp.variant_generator import kind_name
+    from sudokucp.generators.variant_generator import kind_name
 
     words = command_line(shape, count, seed, givens=givens, symmetric=symmetric).split(" ")
     return " ".join([*words[:2], f"--kind {kind_name(kinds)}", *words[2:]])
@@ -264,7 +264,7 @@ def variant_header(shape: Shape, kinds: frozenset[str], count: int, seed: int | 
                    backend: Backend, *, givens: int | None = None,
                    symmetric: bool = False) -> list[str]:
     """Comment lines that open a generated variant file: the command, the seed, the method."""
-    from sudokucp.variant_generator import kind_name, variant_seed
+    from sudokucp.generators.variant_generator import kind_name, variant_seed
 
     name = kind_name(kinds)
     if "pencil-mark" in kinds:

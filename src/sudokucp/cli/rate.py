@@ -17,7 +17,7 @@ from sudokucp.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from sudokucp.rating import Rating
+    from sudokucp.generators.rating import Rating
 
 
 def add_rate(sub: argparse._SubParsersAction) -> None:
@@ -39,7 +39,7 @@ def add_rate(sub: argparse._SubParsersAction) -> None:
 
 def run_rate(args: argparse.Namespace) -> int:
     """Rate each puzzle and print its line at once; the class count at the end (table)."""
-    from sudokucp import rating
+    from sudokucp.generators import rating
 
     state = Rated(BadEntries(args.file))
     lines = rating.csv_lines if args.format == "csv" else rating.table_lines
@@ -58,14 +58,14 @@ class Rated:
     """The ratings of a file as they come, with the class count and the exit status so far."""
 
     def __init__(self, bad: BadEntries) -> None:
-        from sudokucp.rating import CLASSES
+        from sudokucp.generators.rating import CLASSES
 
         self.bad, self.code = bad, EXIT_OK
         self.tally = dict.fromkeys(CLASSES, 0)
 
     def ratings(self, args: argparse.Namespace) -> Iterator[Rating]:
         """Rate each readable entry as it is read; report the others."""
-        from sudokucp import rating
+        from sudokucp.generators import rating
 
         for entry in read_entries(args.file, args.shape):
             if entry.error is not None:

@@ -11,7 +11,7 @@ A puzzle is made in four steps, every random choice drawn from one `random.Rando
    grid exists);
 3. the rules read off that grid: extra units and killer cages grown over neighbouring cells whose
    digits differ (cage sums from the grid), pencil-mark candidates;
-4. givens removed while a complete backend at limit 2 still finds one solution (sudokucp.generator's
+4. givens removed while a complete backend at limit 2 still finds one solution (generator.py's
    pass). A killer keeps no given when its cages alone make it unique. A pencil-mark puzzle has no
    givens: wrong candidates are struck in a random order, as few as uniqueness needs (the shortest
    prefix of that order, found by bisection since striking more only removes solutions), then
@@ -20,7 +20,7 @@ Every decision reads only "unique or not", never which second solution a backend
 gives the same puzzle whatever the checking backend (but for rules so tight that a long fill
 fails where the checker found a grid: then its grid is taken).
 
-Steps 1 to 3 live in sudokucp.variant_grids; their names are re-exported here.
+Steps 1 to 3 live in variant_grids.py; their names are re-exported here.
 
 Glossary: mask = digits as bits (bit d-1 for digit d); structure = the rules of step 1.
 """
@@ -34,7 +34,7 @@ from dataclasses import replace
 
 from sudokucp.backends import backend_class, checkers, get_backend
 from sudokucp.backends.base import Backend
-from sudokucp.generator import (
+from sudokucp.generators.generator import (
     Generated,
     GenerateError,
     OnStep,
@@ -42,9 +42,7 @@ from sudokucp.generator import (
     removal_steps,
     remove_clues,
 )
-from sudokucp.puzzle import Grid, Puzzle, Shape
-from sudokucp.rules import KINDS, Rules
-from sudokucp.variant_grids import (  # noqa: F401 (steps 1 to 3, their names re-exported)
+from sudokucp.generators.variant_grids import (  # noqa: F401 (steps 1 to 3, their names re-exported)
     CAGE_SIZES,
     CAGE_WEIGHTS,
     FILL_BUDGET,
@@ -64,6 +62,8 @@ from sudokucp.variant_grids import (  # noqa: F401 (steps 1 to 3, their names re
     searched_grid,
     structure,
 )
+from sudokucp.puzzle import Grid, Puzzle, Shape
+from sudokucp.rules import KINDS, Rules
 
 MADE = tuple(k for k in KINDS if k in FLAGS or k in ("jigsaw", "killer", "pencil-mark",
                                                      "extra-units"))  # the kinds made here
@@ -105,7 +105,7 @@ def variant_seed(seed: int | str, kinds: frozenset[str], shape: Shape, index: in
     return f"{seed}:{kind_name(kinds)}:{shape.box_rows}x{shape.box_cols}:{index}"
 
 
-# --- steps 1 and 2: structure and grid (made in sudokucp.variant_grids) ----------------------
+# --- steps 1 and 2: structure and grid (made in variant_grids.py) -------------------------------
 
 def solved_structure(shape: Shape, kinds: frozenset[str], rng: random.Random,
                      backend: Backend) -> tuple[Rules, Grid]:

@@ -235,7 +235,7 @@ def generate(shape: Shape, count: int, seed: int | str, *, givens: int | None = 
     `tries` made (100 per puzzle asked by default); running out raises GenerateError."""
     backend = backend or checker(shape)
     if difficulty is not None:
-        from sudokucp.rating import CLASSES, rate
+        from sudokucp.generators.rating import CLASSES, rate
 
         if difficulty not in CLASSES:
             raise GenerateError(f"unknown class {difficulty!r}; classes: {', '.join(CLASSES)}")

@@ -1,4 +1,4 @@
-"""A variant puzzle's grid and rules, steps 1 to 3 of sudokucp.variant_generator: the structure
+"""A variant puzzle's grid and rules, steps 1 to 3 of variant_generator.py: the structure
 (flags asked, random jigsaw regions), a random full grid under it (budgeted fill, then the
 checker's search on the empty grid), and the rules read off that grid (extra units, killer cages).
 """
@@ -11,7 +11,7 @@ from functools import cache
 
 from sudokucp.backends.base import Backend
 from sudokucp.engine.groups import Groups, pick
-from sudokucp.generator import GenerateError, single_bits
+from sudokucp.generators.generator import GenerateError, single_bits
 from sudokucp.puzzle import Grid, Puzzle, Shape, box_of
 from sudokucp.rules import Cage, Rules, connected, layout
 
