@@ -54,7 +54,7 @@ from sudokucp.reporting.scores import (
     pairs_frame,
     scores_frame,
 )
-from sudokucp.reporting.settings import noise_of, settings_lines
+from sudokucp.reporting.settings import noise_of, settings_lines, stamped
 from sudokucp.reporting.text import md, md_line, sig
 from sudokucp.result import ANSWERED, Row, Status
 from sudokucp.stats import (
@@ -296,6 +296,7 @@ def write_reports(rows: Sequence[Row], disagreements: Sequence[Any], out: Path,
     `scatter`, else the scatter matrix of the first backends), summary.md and report.html in
     `out`, and forms.csv after isomorphs; their paths."""
     out.mkdir(parents=True, exist_ok=True)
+    settings = stamped(settings)
     results = results_frame(rows)
     empty = results.empty
     puzzles = per_puzzle_medians(results)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from sudokucp.i18n import N_, _
+from sudokucp.reporting.provenance import commit_line, shown_path, shown_paths
 from sudokucp.reporting.text import code
 
 
@@ -28,7 +29,8 @@ def _repeat(v: int) -> str:
 
 
 SETTING_LINES: dict[str, Callable[[Any], str]] = {  # key of the settings: its line, units named
-    "command": lambda v: _("command: {command}").format(command=code(v)),
+    "command": lambda v: _("command: {command}").format(command=code(shown_paths(v))),
+    "commit": lambda v: _("commit of the code that wrote this report: {commit}").format(commit=v),
     "date": lambda v: _("date: {date} (start)").format(date=v),
     "machine": lambda v: _("machine: {machine}").format(machine=v),
     "load": lambda v: _("load average at the start (1, 5, 15 min): {load}").format(load=v),
@@ -45,10 +47,12 @@ SETTING_LINES: dict[str, Callable[[Any], str]] = {  # key of the settings: its l
     "seed": lambda v: _("seed: {seed} (the order of all runs shuffled)").format(seed=v),
     "retry": lambda v: _("retried: the runs that had ended {statuses}").format(
         statuses=", ".join(v)),
-    "puzzles": lambda v: _("puzzles: {files}").format(files=", ".join(map(code, v))),
+    "puzzles": lambda v: _("puzzles: {files}").format(
+        files=", ".join(code(shown_path(p)) for p in v)),
     "max_puzzles": lambda v: _("at most {count} puzzles per file").format(count=v),
     "rebuilt": lambda v: _("tables rebuilt from results.jsonl alone: {command} (the log holds "
-                           "no date, machine or load of its runs)").format(command=code(v)),
+                           "no date, machine or load of its runs)").format(
+        command=code(shown_paths(v))),
     "read": lambda v: _("runs in the tables: {count}, read from results.jsonl").format(count=v),
     "datasets": lambda v: _("data sets: {sets}").format(sets=", ".join(
         _("{name} ({count} puzzles)").format(name=k, count=n) for k, n in v.items())),
@@ -64,6 +68,16 @@ SETTING_LINES: dict[str, Callable[[Any], str]] = {  # key of the settings: its l
     "executor": lambda v: _executor(v),
 }
 NONE_SAID = ("timeout", "memory_mb", "cpu_limit")  # settings whose None is said: 'none'
+
+
+def stamped(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings with the commit of the code writing the report, after the command that
+    wrote it (a commit already there is kept)."""
+    items = list(settings.items())
+    if "commit" not in settings:
+        at = next((i + 1 for i, (k, _v) in enumerate(items) if k in ("command", "rebuilt")), 0)
+        items.insert(at, ("commit", commit_line()))
+    return dict(items)
 
 
 def settings_lines(settings: Mapping[str, Any]) -> list[str]:
