@@ -23,9 +23,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from sudokucp import calibration
 from sudokucp.executors import Outcome, Task, make_executor
 from sudokucp.harness.bench import BenchConfig, BenchOutcome
+from sudokucp.machine import calibration
 from sudokucp.puzzle import Puzzle
 from sudokucp.reporting.bench_report import bench_and_report
 

@@ -12,9 +12,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sudokucp"
 
 # Lowest first. A module may import its own layer and the layers below it, never one above.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("core", ("", "errors", "clock", "processes", "puzzle", "rules", "check", "result", "io",
+    ("core", ("", "errors", "clock", "puzzle", "rules", "check", "result", "io",
               "isomorph", "i18n", "display", "encodings")),
-    ("measures", ("calibration", "stats")),
+    ("measures", ("stats", "machine")),
     ("engine", ("engine",)),
     ("backends", ("backends",)),
     ("executors", ("executors",)),

@@ -21,7 +21,6 @@ import fake_backends
 import pytest
 from fake_backends import Sleep, Spin, Threads, Where
 
-from sudokucp import calibration
 from sudokucp.backends import from_spec
 from sudokucp.backends.mrv import MRV
 from sudokucp.executors import Outcome, Task, cputime
@@ -30,6 +29,7 @@ from sudokucp.harness.bench import BenchConfig, bench
 from sudokucp.harness.runcheck import verify
 from sudokucp.harness.runlog import RESULTS, ResultLog
 from sudokucp.harness.runplan import Contender, load_dataset, plan, resolve
+from sudokucp.machine import calibration
 from sudokucp.puzzle import Puzzle
 from sudokucp.reporting.report import NO_WARNING
 from sudokucp.result import Result, Row, Status

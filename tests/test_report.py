@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sudokucp.calibration import machine
+from sudokucp.machine.calibration import machine
 from sudokucp.reporting.report import (
     cactus_figure,
     markdown,

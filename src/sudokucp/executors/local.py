@@ -21,7 +21,7 @@ from typing import IO
 
 from sudokucp.executors import cputime
 from sudokucp.executors.base import Executor, Outcome, Task, from_json, to_json
-from sudokucp.processes import kill_tree
+from sudokucp.machine.processes import kill_tree
 from sudokucp.puzzle import Shape
 from sudokucp.result import Result, Status
 

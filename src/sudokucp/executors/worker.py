@@ -4,7 +4,7 @@ Replies carry `used`, the worker's CPU seconds so far (children included), and r
 `rss_mb`, its peak resident memory.
 
 It stops at end of input and dies with its parent (the kernel's parent-death signal, on Linux);
-it is the subreaper of the programs its runs start (sudokucp.processes).
+it is the subreaper of the programs its runs start (sudokucp.machine.processes).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
-from sudokucp import calibration, processes
 from sudokucp.clock import cpu_seconds
 from sudokucp.executors.base import Task, from_json, to_json
+from sudokucp.machine import calibration, processes
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result, Status
 

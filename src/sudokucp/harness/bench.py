@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sudokucp import calibration
 from sudokucp.executors import Executor, Task, make_executor
 from sudokucp.harness.measurement import (
     kept,
@@ -43,6 +42,7 @@ from sudokucp.harness.runplan import (
     shuffle_seed,
 )
 from sudokucp.io.files import FolderBusy, FolderLock
+from sudokucp.machine import calibration
 from sudokucp.result import Row, Status
 
 __all__ = ["BenchConfig", "BenchOutcome", "bench", "execute", "hold", "pending"]

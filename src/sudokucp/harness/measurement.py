@@ -10,9 +10,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sudokucp import calibration
 from sudokucp.executors.local import usable_cores
 from sudokucp.io.files import write_text
+from sudokucp.machine import calibration
 from sudokucp.result import is_amount, is_real, is_strings
 
 MEASUREMENT = ("measure", "repeat", "cpu_limit", "pin", "load", "load_end", "calibration",

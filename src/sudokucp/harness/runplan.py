@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sudokucp import calibration
 from sudokucp.backends import available_backends, from_spec
 from sudokucp.backends.base import Backend
 from sudokucp.check import explain, is_solution
 from sudokucp.executors import ResourceLimits, Task
 from sudokucp.io.formats import Entry, iter_entries, to_line
 from sudokucp.isomorph import forms, invert
+from sudokucp.machine import calibration
 from sudokucp.puzzle import Puzzle, Shape
 
 

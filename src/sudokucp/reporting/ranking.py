@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sudokucp.calibration import NOISY
 from sudokucp.i18n import N_, _, ngettext
+from sudokucp.machine.calibration import NOISY
 from sudokucp.reporting.text import interval, md, sig, times
 from sudokucp.result import ANSWERED
 from sudokucp.stats import FLOOR_S, LEVEL, Paired, log_ratios, paired

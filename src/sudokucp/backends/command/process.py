@@ -1,6 +1,6 @@
 """One run of an external program: its own process group, killed whole at the deadline, dead
 with the worker that started it, and whatever it left running (even in a session of its own)
-killed when it ends, this process being their subreaper (sudokucp.processes); its output read
+killed when it ends, this process being their subreaper (machine/processes.py); its output read
 as it comes, keeping what an answer needs (comment lines only at the end), its exit status and
 the CPU time it took."""
 
@@ -19,7 +19,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sudokucp.processes import become_subreaper, children, die_with_parent, end_orphans, kill_tree
+from sudokucp.machine.processes import (
+    become_subreaper,
+    children,
+    die_with_parent,
+    end_orphans,
+    kill_tree,
+)
 
 REAP = 5.0  # seconds to wait for the pipes of a killed program to close
 POLL = 0.05  # seconds between two looks at a running program where there is no pidfd
