@@ -41,7 +41,7 @@ def worker(src: str) -> None:
     """Answer jobs read from stdin, one JSON line each, with the checkout at `src`."""
     sys.path.insert(0, src)
     from sudokucp.backends import get_backend
-    from sudokucp.puzzle import Puzzle
+    from sudokucp.io.formats import parse_grid
 
     try:
         from sudokucp.engine.techniques import apply_logic
@@ -53,7 +53,7 @@ def worker(src: str) -> None:
         job = json.loads(line)
         out = []
         for text in job["grids"]:
-            p = Puzzle.parse(text)
+            p = parse_grid(text)
             if job["what"] == "logic":
                 start = time.process_time()
                 o = apply_logic(p, job["rules"])

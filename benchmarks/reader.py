@@ -8,7 +8,7 @@ A file of `--lines` 9x9 puzzles, one per line (81 characters, '.' for blanks on 
 permutations of bands, stacks, rows and columns (every line a valid puzzle). Three readings, each
 `--repeat` times in a fresh process, CPU time (time.process_time): the streaming reader that
 `solve` and `bench` use (`iter_entries`), the list that `load_dataset` keeps (`read_puzzles`),
-and `Puzzle.parse` on each line. With `--baseline REV`, that revision's src/ is measured too.
+and `parse_grid` on each line. With `--baseline REV`, that revision's src/ is measured too.
 
 Writes the "Reading" section of reports/startup.md (benchmarks/startup.py writes the other).
 Why not the harness: what is timed is the reader, not a backend's search.
@@ -30,13 +30,12 @@ from startup import options, run_report
 SOURCES = sorted((ROOT / "puzzles" / "generated").glob("9x9-*.txt"))
 MEASURE = """
 import json, sys, time
-from sudokucp.io.formats import iter_entries, read_puzzles
-from sudokucp.puzzle import Puzzle
+from sudokucp.io.formats import iter_entries, parse_grid, read_puzzles
 path, repeat = sys.argv[1], int(sys.argv[2])
 lines = open(path).read().split()
 ways = {"iter_entries (solve, bench)": lambda: sum(1 for _ in iter_entries(path)),
         "read_puzzles (a list, as load_dataset keeps)": lambda: len(read_puzzles(path)),
-        "Puzzle.parse, line by line": lambda: len([Puzzle.parse(line) for line in lines])}
+        "parse_grid, line by line": lambda: len([parse_grid(line) for line in lines])}
 rates = {name: [] for name in ways}
 for _ in range(repeat):
     for name, read in ways.items():

@@ -37,13 +37,13 @@ def worker(src: str) -> None:
     """Answer jobs read from stdin, one JSON line each, with the checkout at `src`."""
     sys.path.insert(0, src)
     from sudokucp.backends import get_backend
-    from sudokucp.puzzle import Puzzle
+    from sudokucp.io.formats import parse_grid
 
     for line in sys.stdin:
         job = json.loads(line)
         backend, out = get_backend(job["backend"]), []
         for text in job["grids"]:
-            p = Puzzle.parse(text)
+            p = parse_grid(text)
             start = time.process_time()
             r = backend.solve(p, limit=1)
             cpu = time.process_time() - start

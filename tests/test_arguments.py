@@ -13,7 +13,7 @@ from sudokucp.cli import main
 from sudokucp.errors import OptionError
 from sudokucp.io import arguments
 from sudokucp.io.arguments import ArgumentError
-from sudokucp.puzzle import Puzzle
+from sudokucp.io.formats import parse_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 FOUR = ROOT / "puzzles" / "examples" / "4x4.txt"
@@ -89,7 +89,7 @@ def test_the_api_refuses_a_bad_entry_of_text_with_its_line(tmp_path: Path) -> No
 
 
 def test_draw_refuses_a_value_past_the_side() -> None:
-    puzzle = Puzzle.parse("." * 81)
+    puzzle = parse_grid("." * 81)
     with pytest.raises(ArgumentError, match="99 at r1c1: not a digit of a 9x9 grid"):
         api.draw(puzzle, [99] * 81)
     assert "<svg" in api.draw(puzzle, [0] * 81)._repr_svg_()

@@ -17,6 +17,7 @@ from sudokucp.backends.base import TIMED_OUT
 from sudokucp.backends.command import read_grids
 from sudokucp.check import is_solution
 from sudokucp.cli import main
+from sudokucp.io.formats import parse_grid
 from sudokucp.puzzle import Puzzle, PuzzleError, Shape
 from sudokucp.result import Status
 
@@ -82,7 +83,7 @@ def script(folder: Path, name: str, body: str) -> Path:
 
 
 def puzzle(line: str = EASY) -> Puzzle:
-    return Puzzle.parse(line, name="p")
+    return parse_grid(line, name="p")
 
 
 def test_a_correct_solver_reading_a_file(tmp_path):
@@ -226,5 +227,5 @@ def test_the_command_backend_streams_a_flood_of_comments(tmp_path):
     flood = tmp_path / "flood.py"
     flood.write_text(f"import sys\nfor k in range(200000):\n    print('# progress', k)\n"
                      f"print({SOLVED!r})\n")
-    result = from_spec(f"command:run={sys.executable} {flood}").solve(Puzzle.parse(EASY))
+    result = from_spec(f"command:run={sys.executable} {flood}").solve(parse_grid(EASY))
     assert result.status is Status.SOLVED and result.solution == tuple(map(int, SOLVED))

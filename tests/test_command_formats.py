@@ -20,6 +20,7 @@ from sudokucp.backends.base import TIMED_OUT
 from sudokucp.check import is_solution
 from sudokucp.cli import main
 from sudokucp.io.exporters import export
+from sudokucp.io.formats import parse_grid
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 
@@ -66,7 +67,7 @@ def right_model(puzzle: Puzzle) -> str:
 @pytest.mark.parametrize("name", SAT_PRESETS)
 def test_a_debian_sat_solver_proves_uniqueness_and_unsat(name):
     backend = preset(name)
-    puzzle = Puzzle.parse(HARD)
+    puzzle = parse_grid(HARD)
     result = backend.solve(puzzle, limit=2, time_limit=60)
     assert (result.status, result.count, result.complete) == (Status.SOLVED, 1, True), result
     assert is_solution(puzzle, result.solutions[0])
@@ -79,7 +80,7 @@ def test_a_debian_sat_solver_proves_uniqueness_and_unsat(name):
 
 def test_the_run_line_spelled_out_and_the_minimal_encoding():
     preset("cadical")
-    puzzle = Puzzle.parse(MULTIPLE)
+    puzzle = parse_grid(MULTIPLE)
     result = from_spec("command:run=cadical {cnf}:encoding=minimal").solve(puzzle, limit=0,
                                                                           time_limit=60)
     assert (result.status, result.count, result.complete) == (Status.SOLVED, 28, True)
@@ -97,7 +98,7 @@ def test_minizinc_and_flatzinc_solvers(run):
     if run.startswith("fzn") and shutil.which("fzn-gecode") is None:
         pytest.skip("fzn-gecode is not installed (apt-get install flatzinc)")
     backend = from_spec(f"command:run={run}")
-    puzzle = Puzzle.parse(HARD)
+    puzzle = parse_grid(HARD)
     result = backend.solve(puzzle, limit=2, time_limit=60)
     assert (result.status, result.count, result.complete) == (Status.SOLVED, 1, True), result
     assert is_solution(puzzle, result.solutions[0])
@@ -107,7 +108,7 @@ def test_minizinc_and_flatzinc_solvers(run):
 
 def test_ace_on_the_xcsp3_instance():
     backend = preset("ace")
-    puzzle = Puzzle.parse("809000007076089000030070890020708010700000002"
+    puzzle = parse_grid("809000007076089000030070890020708010700000002"
                           "060120470697804231000906700000007906")
     result = backend.solve(puzzle, limit=0, time_limit=120)
     assert (result.status, result.count, result.complete) == (Status.SOLVED, 28, True), result
@@ -143,7 +144,7 @@ BROKEN = {
 def test_a_program_that_goes_wrong_is_an_error_with_its_reason(kind, tmp_path):
     body, words = BROKEN[kind]
     program = script(tmp_path, f"{kind}.py", body)
-    result = from_spec(f"command:run={program} {{cnf}}").solve(Puzzle.parse(HARD),
+    result = from_spec(f"command:run={program} {{cnf}}").solve(parse_grid(HARD),
                                                                  time_limit=30)
     assert result.status is Status.ERROR and words in result.error, result.error
     assert "Traceback" not in result.error and "\n" not in result.error
@@ -156,29 +157,29 @@ def test_a_program_that_goes_wrong_is_an_error_with_its_reason(kind, tmp_path):
 ])
 def test_other_formats_name_what_is_wrong(placeholder, text, words, tmp_path):
     program = script(tmp_path, "p.py", f"print({text!r}, end='')\n")
-    result = from_spec(f"command:run={program} {placeholder}").solve(Puzzle.parse(HARD))
+    result = from_spec(f"command:run={program} {placeholder}").solve(parse_grid(HARD))
     assert result.status is Status.ERROR and words in result.error, result.error
 
 
 def test_a_program_ignoring_the_blocking_clause_is_an_error(tmp_path):
     answer = tmp_path / "answer.txt"
-    answer.write_text(right_model(Puzzle.parse(HARD)))
+    answer.write_text(right_model(parse_grid(HARD)))
     same = script(tmp_path, "same.py", f"import sys\nprint(open({str(answer)!r}).read())\n"
                                        f"sys.exit(10)\n")
-    result = from_spec(f"command:run={same} {{cnf}}").solve(Puzzle.parse(HARD), limit=2)
+    result = from_spec(f"command:run={same} {{cnf}}").solve(parse_grid(HARD), limit=2)
     assert result.status is Status.ERROR and "rules out" in result.error
 
 
 def test_the_out_file_and_the_deadline(tmp_path):
     answer = tmp_path / "answer.txt"
-    answer.write_text(right_model(Puzzle.parse(HARD)).replace("s SATISFIABLE\nv ", "SAT\n"))
+    answer.write_text(right_model(parse_grid(HARD)).replace("s SATISFIABLE\nv ", "SAT\n"))
     writer = script(tmp_path, "writer.py", f"import shutil, sys\nshutil.copy({str(answer)!r}, "
                                            f"sys.argv[2])\nprint('c chatter on stdout')\n"
                                            f"sys.exit(10)\n")
-    result = from_spec(f"command:run={writer} {{cnf}} {{out}}").solve(Puzzle.parse(HARD))
-    assert result.status is Status.SOLVED and is_solution(Puzzle.parse(HARD), result.solution)
+    result = from_spec(f"command:run={writer} {{cnf}} {{out}}").solve(parse_grid(HARD))
+    assert result.status is Status.SOLVED and is_solution(parse_grid(HARD), result.solution)
     hang = script(tmp_path, "hang.py", "import time\ntime.sleep(600)\n")
-    late = from_spec(f"command:run={hang} {{cnf}}").solve(Puzzle.parse(HARD), time_limit=0.5)
+    late = from_spec(f"command:run={hang} {{cnf}}").solve(parse_grid(HARD), time_limit=0.5)
     assert late.status is Status.TIMEOUT and late.stats[TIMED_OUT] == 1
     assert late.stats["exit_code"] == -signal.SIGKILL
 
@@ -194,7 +195,7 @@ def test_a_planted_wrong_model_is_wrong_and_the_bench_goes_on(tmp_path, monkeypa
     """A solver whose 'v' line puts a 3 where the given 4 is: the judge refuses it (WRONG);
     one that prints garbage is an ERROR; the right solver's runs are solved all the same."""
     monkeypatch.chdir(tmp_path)
-    right = right_model(Puzzle.parse(HARD))
+    right = right_model(parse_grid(HARD))
     assert right.startswith("s SATISFIABLE\nv -1 -2 -3 4 -5 ")  # r1c1 holds its given 4
     (tmp_path / "right.txt").write_text(right)
     (tmp_path / "wrong.txt").write_text(right.replace("v -1 -2 -3 4 ", "v -1 -2 3 -4 ", 1))

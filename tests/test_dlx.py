@@ -9,7 +9,7 @@ from sudokucp.backends import get_backend
 from sudokucp.backends.base import TIMED_OUT
 from sudokucp.backends.dlx import constraints, matrix
 from sudokucp.check import is_solution
-from sudokucp.io.formats import read_puzzles
+from sudokucp.io.formats import parse_grid, read_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 
@@ -41,7 +41,7 @@ def test_a_placement_meets_its_cell_and_three_unit_digits():
 
 
 def test_counts_the_28_solutions_like_naive():
-    puzzle = Puzzle.parse(MULTIPLE)
+    puzzle = parse_grid(MULTIPLE)
     result = get_backend("dlx").solve(puzzle, limit=0)
     assert (result.status, result.count, result.complete) == (Status.SOLVED, 28, True)
     assert set(result.solutions) == set(get_backend("naive").solve(puzzle, limit=0).solutions)
@@ -49,7 +49,7 @@ def test_counts_the_28_solutions_like_naive():
 
 @pytest.mark.parametrize("limit", [1, 2, 5])
 def test_a_limit_stops_without_claiming_completeness(limit):
-    result = get_backend("dlx").solve(Puzzle.parse(MULTIPLE), limit=limit)
+    result = get_backend("dlx").solve(parse_grid(MULTIPLE), limit=limit)
     assert (result.count, result.complete) == (limit, False)
     assert len(set(result.solutions)) == limit
 
@@ -70,7 +70,7 @@ def test_every_shape_is_solved_and_proved_unique(path):
 
 
 def test_hard_grid_counts_nodes_and_guesses():
-    result = get_backend("dlx").solve(Puzzle.parse(HARD), limit=2)
+    result = get_backend("dlx").solve(parse_grid(HARD), limit=2)
     assert result.complete and result.count == 1
     assert result.stats["nodes"] >= result.stats["guesses"] > 0
 
@@ -83,7 +83,7 @@ def test_clashing_givens_are_unsat_without_a_search():
 
 def test_a_cell_without_a_digit_is_unsat():
     # r1c1: 1 and 2 in its row, 4 in its box, 3 in its column; no unit repeats a digit
-    puzzle = Puzzle.parse(".12..4..3.......")
+    puzzle = parse_grid(".12..4..3.......")
     result = get_backend("dlx").solve(puzzle, limit=2)
     assert (result.status, result.count, result.complete) == (Status.UNSAT, 0, True)
 

@@ -18,7 +18,7 @@ from sudokucp.engine.propagation import Board, eliminate, place, start
 from sudokucp.engine.step import Step
 from sudokucp.engine.techniques import TECHNIQUES
 from sudokucp.generators.generator import checker, generate_one
-from sudokucp.io.formats import load_puzzles, read_puzzles
+from sudokucp.io.formats import load_puzzles, parse_grid, read_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.teaching import explain as explain_module
 from sudokucp.teaching.explain import explain
@@ -97,7 +97,7 @@ def test_tutorial_grid_is_stuck_and_names_the_guess() -> None:
 
 
 def test_a_contradiction_is_named() -> None:
-    puzzle = Puzzle.parse("123....4........")  # r1c4 needs a 4; its box holds one already
+    puzzle = parse_grid("123....4........")  # r1c4 needs a 4; its box holds one already
     assert backend_class("hybrid")().solve(puzzle, limit=1).count == 0
     moves = list(explain(puzzle))
     assert moves[-1].kind == "contradiction"

@@ -30,6 +30,7 @@ from sudokucp.io.exporters import (
 from sudokucp.io.exporters.cnf import read_sat
 from sudokucp.io.exporters.mzn import read_minizinc
 from sudokucp.io.exporters.xcsp3 import read_xcsp3
+from sudokucp.io.formats import parse_grid
 from sudokucp.puzzle import Puzzle, Shape
 
 pycosat = pytest.importorskip("pycosat", reason="pycosat (the [sat] extra) is not installed")
@@ -207,7 +208,7 @@ def test_minizinc_formats_round_trip(fmt, shape, tmp_path):
 def test_a_blocked_grid_leads_to_the_other_solutions(fmt, rounds):
     """Ruling out the grids found gives a new solution each time; in DIMACS, all 28 and then
     UNSAT."""
-    puzzle = Puzzle.parse("809000007076089000030070890020708010700000002060120470697804231"
+    puzzle = parse_grid("809000007076089000030070890020708010700000002060120470697804231"
                           "000906700000007906")  # 28 solutions
     seen: list[tuple[int, ...]] = []
     for _ in range(rounds):
@@ -327,12 +328,12 @@ def test_export_writes_one_file_per_puzzle_and_decode_judges(tmp_path, capsys):
     (tmp_path / "answer.txt").write_text(solve_dimacs(first.read_text()))
     assert main(["decode", str(first), str(tmp_path / "answer.txt")]) == 0
     out = capsys.readouterr().out.split()
-    assert out[0] == "SOLVED" and is_solution(Puzzle.parse(HARD), Puzzle.parse(out[1]).cells)
+    assert out[0] == "SOLVED" and is_solution(parse_grid(HARD), parse_grid(out[1]).cells)
 
 
 def test_decode_says_wrong_unsat_and_unreadable(tmp_path, capsys):
     path = tmp_path / "p.cnf"
-    path.write_text(export(Puzzle.parse(HARD), "dimacs"))
+    path.write_text(export(parse_grid(HARD), "dimacs"))
     right = solve_dimacs(path.read_text())
     assert right.startswith("s SATISFIABLE\nv -1 -2 -3 4 -5 ")  # r1c1 holds its given 4
     wrong = right.replace("v -1 -2 -3 4 ", "v -1 -2 3 -4 ", 1)  # a planted wrong model: a 3
@@ -390,7 +391,7 @@ def test_decode_refuses_a_contradictory_model_as_wrong(tmp_path, capsys):
         read_sat(both, Shape(2, 2), 10)
     assert read_sat(four_model("1 "), Shape(2, 2), 10).grids[0] == tuple(map(int, FOUR))
     path = tmp_path / "p.cnf"
-    path.write_text(export(Puzzle.parse("1..." + "." * 12), "dimacs"))
+    path.write_text(export(parse_grid("1..." + "." * 12), "dimacs"))
     (tmp_path / "both.txt").write_text(both)
     assert main(["decode", str(path), str(tmp_path / "both.txt")]) == 1
     out = capsys.readouterr().out

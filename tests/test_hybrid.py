@@ -15,7 +15,7 @@ from sudokucp.check import is_solution
 from sudokucp.engine.propagation import blank, propagate, settle, start
 from sudokucp.engine.propagation import givens as queued_givens
 from sudokucp.engine.techniques import TECHNIQUES, fixpoint, resolve_techniques
-from sudokucp.io.formats import read_puzzles
+from sudokucp.io.formats import parse_grid, read_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 
@@ -33,7 +33,7 @@ def _digits(line: str) -> tuple[int, ...]:
 
 @pytest.mark.parametrize("options", OPTIONS, ids=IDS)
 def test_multiple_has_28_solutions(options):
-    p = Puzzle.parse(MULTIPLE)
+    p = parse_grid(MULTIPLE)
     r = get_backend("hybrid", **options).solve(p, limit=0)
     assert r.status is Status.SOLVED and r.complete and r.count == 28
     assert len(set(r.solutions)) == 28 and all(is_solution(p, s) for s in r.solutions)
@@ -42,13 +42,13 @@ def test_multiple_has_28_solutions(options):
 
 @pytest.mark.parametrize("limit", [1, 2])
 def test_limit_stops_early(limit):
-    r = get_backend("hybrid").solve(Puzzle.parse(MULTIPLE), limit=limit)
+    r = get_backend("hybrid").solve(parse_grid(MULTIPLE), limit=limit)
     assert r.status is Status.SOLVED and r.count == limit
     assert r.unique is (False if limit == 2 else None)
 
 
 def test_unique_grid_is_proved_unique():
-    r = get_backend("hybrid").solve(Puzzle.parse(HARD), limit=2)
+    r = get_backend("hybrid").solve(parse_grid(HARD), limit=2)
     assert r.status is Status.SOLVED and r.complete and r.count == 1 and r.unique
 
 
@@ -122,12 +122,12 @@ def test_deadline_is_honoured():
 
 
 def test_stats():
-    r = get_backend("hybrid", techniques="singles").solve(Puzzle.parse(HARD))
+    r = get_backend("hybrid", techniques="singles").solve(parse_grid(HARD))
     for key in ("guesses", "backtracks", "logic_s", "search_s", "naked_single", "hidden_single",
                 "root_filled"):
         assert key in r.stats
     assert r.stats["guesses"] > 0 and r.stats["backtracks"] <= r.stats["guesses"]
-    located = get_backend("hybrid").solve(Puzzle.parse(HARD)).stats
+    located = get_backend("hybrid").solve(parse_grid(HARD)).stats
     assert {"pointing", "claiming"} <= set(located) and "x_wing" not in located
 
 
@@ -155,14 +155,14 @@ def test_every_branching_rule_counts_exactly(rule):
             p = Puzzle(shape, tuple(cells))
             got = hybrid.solve(p, limit=0)
             assert got.complete and set(got.solutions) == set(naive.solve(p, limit=0).solutions)
-    assert hybrid.solve(Puzzle.parse(MULTIPLE), limit=0).count == 28
-    r = hybrid.solve(Puzzle.parse(HARD), limit=2)
-    assert r.complete and r.count == 1 and is_solution(Puzzle.parse(HARD), r.solutions[0])
+    assert hybrid.solve(parse_grid(MULTIPLE), limit=0).count == 28
+    r = hybrid.solve(parse_grid(HARD), limit=2)
+    assert r.complete and r.count == 1 and is_solution(parse_grid(HARD), r.solutions[0])
 
 
 def test_rules_pick_a_smallest_cell():
     b = blank(Shape(3, 3))
-    assert settle(b, queued_givens(Puzzle.parse(HARD)))
+    assert settle(b, queued_givens(parse_grid(HARD)))
     low = min(m.bit_count() for m in b.cand if m)
     for rule in ("cell", "degree"):
         alternatives = RULES[rule](b, [0] * 27)
@@ -181,7 +181,7 @@ def test_degree_takes_the_first_tied_cell_with_the_most_open_peers():
     """On boards of 9x9 and 16x16 grids part-way through a search, `degree` picks what a plain
     count over the peers picks: the fewest candidates, then the most open peers, the first."""
     rng = random.Random(11)
-    puzzles = [Puzzle.parse(g) for g in (MULTIPLE, HARD)]
+    puzzles = [parse_grid(g) for g in (MULTIPLE, HARD)]
     if (PUZZLES / "seeds/002-backtracking-16x16.txt").exists():
         puzzles += [e.puzzle for e in read_puzzles(PUZZLES / "seeds/002-backtracking-16x16.txt")
                     if e.puzzle]
@@ -209,7 +209,7 @@ def test_root_fixpoint_is_the_logic_engines(spec):
     """The fast singles and pointing/claiming sweep reach the engine's fixpoint (it is unique:
     every rule stays valid as candidates shrink), on grids of several shapes."""
     many = "1....6.8..5.1..2....9...1...9..1......45.....6....2..8.4.....6.7....18.....3...7."
-    puzzles = [Puzzle.parse(g) for g in (MULTIPLE, HARD, many)]
+    puzzles = [parse_grid(g) for g in (MULTIPLE, HARD, many)]
     for name in ("examples/4x4", "examples/6x6", "seeds/002-backtracking-16x16"):
         if (PUZZLES / f"{name}.txt").exists():
             puzzles += [e.puzzle for e in read_puzzles(PUZZLES / f"{name}.txt") if e.puzzle]
@@ -227,10 +227,10 @@ def test_root_fixpoint_is_the_logic_engines(spec):
 def test_restarts_keep_answers_and_counts():
     """Luby restarts (forced on a 9x9 grid) still find a right answer, and limits other than 1
     search once, completely."""
-    p = Puzzle.parse(HARD)
+    p = parse_grid(HARD)
     r = get_backend("hybrid", techniques="singles", restarts="luby", seed=3).solve(p, limit=1)
     assert r.status is Status.SOLVED and is_solution(p, r.solutions[0]) and "restarts" in r.stats
-    many = get_backend("hybrid", restarts="luby").solve(Puzzle.parse(MULTIPLE), limit=0)
+    many = get_backend("hybrid", restarts="luby").solve(parse_grid(MULTIPLE), limit=0)
     assert many.complete and many.count == 28 and "restarts" not in many.stats
     empty = get_backend("hybrid", restarts="luby").solve(Puzzle.empty(Shape(2, 2)), limit=1)
     assert empty.count == 1 and is_solution(Puzzle.empty(Shape(2, 2)), empty.solutions[0])

@@ -16,6 +16,7 @@ from sudokucp.cli import main
 from sudokucp.cli.canon import add_canon
 from sudokucp.cli.common import Parser
 from sudokucp.generators.generator import fill_grid
+from sudokucp.io.formats import parse_grid
 from sudokucp.puzzle import Puzzle, Shape
 
 SHAPES = {"4x4": Shape(2, 2), "6x6": Shape(2, 3), "9x9": Shape(3, 3), "12x12": Shape(3, 4),
@@ -249,7 +250,7 @@ def test_canon_writes_grids_on_request(tmp_path: Path, capsys: pytest.CaptureFix
     assert run_canon([str(plain), "--format", "grid"]) == 0
     grids = capsys.readouterr().out.strip().split("\n\n")
     shape = SHAPES["4x4"]
-    assert [Puzzle.parse(g, shape=shape).to_line() for g in grids] == lines
+    assert [parse_grid(g, shape=shape).to_line() for g in grids] == lines
 
 
 # --- a search that would take hours stops at its timeout ------------------------------------
@@ -268,7 +269,7 @@ HARD_25 = (".N...A.......1IJ7O.G4.B.9OM...8N9C1B.DG.K.F..5..2..B1.F2G6.35..4...C
 def test_canon_on_25x25_stops_at_its_timeout_with_a_clear_message(tmp_path, capsys):
     """The deadline is checked inside the compiled search (and the Python one): a timeout that
     has passed at once stops it at its first look at the clock, whatever the machine."""
-    hard = Puzzle.parse(HARD_25)
+    hard = parse_grid(HARD_25)
     with pytest.raises(isomorph.TooLong, match=r"no canonical form of this 25x25 grid within "
                                                r"1e-06 s"):
         isomorph.canonical(hard, timeout=1e-6)
@@ -286,7 +287,7 @@ def test_canon_on_25x25_stops_at_its_timeout_with_a_clear_message(tmp_path, caps
 def test_the_python_search_stops_at_its_timeout_too(monkeypatch):
     monkeypatch.setattr(isomorph, "_kernel", lambda: None)
     with pytest.raises(isomorph.TooLong):
-        isomorph.canonical(Puzzle.parse(HARD_25), timeout=1e-6)
+        isomorph.canonical(parse_grid(HARD_25), timeout=1e-6)
 
 
 def test_canon_shows_its_progress_on_a_long_file(tmp_path, capsys, monkeypatch):

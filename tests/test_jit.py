@@ -17,7 +17,10 @@ pytest.importorskip("numba", reason="the jit backend needs numba: pip install 's
 from sudokucp.backends import OptionError, get_backend  # noqa: E402
 from sudokucp.backends.jit.jit import BRANCHES, LEVELS  # noqa: E402
 from sudokucp.check import is_solution  # noqa: E402
-from sudokucp.io.formats import read_puzzles  # noqa: E402
+from sudokucp.io.formats import (
+    parse_grid,
+    read_puzzles,  # noqa: E402
+)
 from sudokucp.puzzle import Puzzle, Shape  # noqa: E402
 from sudokucp.result import Status  # noqa: E402
 
@@ -163,7 +166,7 @@ def test_tdoku_counts(search, public_sets):
 @pytest.mark.parametrize("search", KERNELS)
 def test_unsat_grids(search, public_sets):
     backend = jit(search=search)
-    assert backend.solve(Puzzle.parse("." + "123" + "4" + "." * 11)).status is Status.UNSAT
+    assert backend.solve(parse_grid("." + "123" + "4" + "." * 11)).status is Status.UNSAT
     lines = (public_sets / "invalid.txt").read_text().splitlines()
     rows = [line.split(maxsplit=1) for line in lines if line.strip() and not line.startswith("#")]
     assert len(rows) == 7  # three with a duplicate given (the reader refuses them), four unsolvable

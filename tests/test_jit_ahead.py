@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from sudokucp.check import is_solution
-from sudokucp.io.formats import load_puzzles
-from sudokucp.puzzle import Puzzle
+from sudokucp.io.formats import load_puzzles, parse_grid
 from tests.conftest import PUZZLES, ROOT
 
 pytest.importorskip("numba")
@@ -73,7 +72,7 @@ def test_the_first_solve_answers_then_builds_the_module_in_the_user_cache(first)
     env, out, said, before = first
     path = Path(run(env, MODULE_PATH))
     assert path.is_file() and path.is_relative_to(env["XDG_CACHE_HOME"])
-    assert is_solution(Puzzle.parse(GRID), tuple(json.loads(out)["solutions"][0]))
+    assert is_solution(parse_grid(GRID), tuple(json.loads(out)["solutions"][0]))
     assert said[0].startswith("sudoku-cp: compiling the jit kernels")
     assert said[1].startswith("sudoku-cp: building the 9x9 path's machine code for later runs")
     assert said[2] == f"sudoku-cp: the 9x9 path's machine code built: {path}"
@@ -122,7 +121,7 @@ def test_a_failed_build_is_said_once_and_numba_answers(cache, tmp_path, how):
     found, said = solve_once(env)
     again, said_again = solve_once(env)
     assert found == again and found["status"] == "solved"
-    assert is_solution(Puzzle.parse(GRID), tuple(found["solutions"][0]))
+    assert is_solution(parse_grid(GRID), tuple(found["solutions"][0]))
     assert said[0].startswith("sudoku-cp: building the 9x9 path's machine code")
     assert said[1].startswith("sudoku-cp: the 9x9 path's machine code not built (")
     assert ("pycc" in said[1]) == (how == "no pycc")
@@ -196,7 +195,7 @@ def test_a_file_of_lines_is_solved_without_numba_and_as_numba_solves_it(cache, t
     counts = [found["count"] for found in ahead]
     assert counts == [1] * len(grids) + [2, 1]
     for line, found in zip([*grids, grids[0]], [*ahead[:len(grids)], ahead[-1]]):
-        assert is_solution(Puzzle.parse(line), tuple(found["solutions"][0]))
+        assert is_solution(parse_grid(line), tuple(found["solutions"][0]))
 
 
 def test_one_grid_on_standard_input_is_searched_without_numba(cache):
@@ -206,7 +205,7 @@ def test_one_grid_on_standard_input_is_searched_without_numba(cache):
     numba, _ = solve(cache, "numba", args, stdin=line + "\n")
     assert said[-1] == "numba imported: False"
     assert ahead == numba and ahead[0]["status"] == "solved"
-    assert is_solution(Puzzle.parse(line), tuple(ahead[0]["solutions"][0]))
+    assert is_solution(parse_grid(line), tuple(ahead[0]["solutions"][0]))
 
 
 def test_without_a_compiler_nothing_is_built_and_the_reason_is_said(cache, tmp_path):

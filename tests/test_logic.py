@@ -29,7 +29,7 @@ from sudokucp.engine.techniques import (
     swordfish,
     x_wing,
 )
-from sudokucp.io.formats import load_puzzles
+from sudokucp.io.formats import load_puzzles, parse_grid
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 
@@ -298,7 +298,7 @@ def _known() -> list[tuple[Puzzle, tuple[int, ...]]]:
     for line in (PUBLIC / "counts_tdoku_test.txt").read_text().splitlines():
         parts = line.strip().split(":")
         if len(parts) == 3 and parts[1] == "1" and len(parts[2]) == 81:
-            pairs.append((Puzzle.parse(parts[0]), tuple(int(ch) for ch in parts[2])))
+            pairs.append((parse_grid(parts[0]), tuple(int(ch) for ch in parts[2])))
     return pairs
 
 
@@ -339,10 +339,10 @@ EASY = "003020600900305001001806400008102900700000008006708200002609500800203009
 
 
 def test_outcome_counts_and_hardest():
-    out = apply_logic(Puzzle.parse(MULTIPLE), "singles")
+    out = apply_logic(parse_grid(MULTIPLE), "singles")
     assert not out.solved and not out.contradiction  # 28 solutions: logic must get stuck
     assert set(out.counts) == {"naked_single", "hidden_single"}
-    easy = Puzzle.parse(EASY)
+    easy = parse_grid(EASY)
     solved = apply_logic(easy, "fish")
     assert solved.solved and is_solution(easy, solved.cells)
     assert solved.hardest in ("naked_single", "hidden_single")
@@ -350,7 +350,7 @@ def test_outcome_counts_and_hardest():
 
 
 def test_hardest_follows_technique_order():
-    top = Puzzle.parse(".....6....59.....82....8....45........3........6..3.54...325..6"
+    top = parse_grid(".....6....59.....82....8....45........3........6..3.54...325..6"
                        + "." * 18)
     out = apply_logic(top, "fish")
     used = [name for name, k in out.counts.items() if k]
@@ -367,14 +367,14 @@ def test_contradictions_are_proved():
 
 def test_no_contradiction_on_grids_with_solutions():
     for text in (MULTIPLE, "0" * 81):
-        assert not apply_logic(Puzzle.parse(text), "fish").contradiction
+        assert not apply_logic(parse_grid(text), "fish").contradiction
 
 
 # --- the backend -------------------------------------------------------------------------------
 
 
 def test_backend_solves_reports_and_counts():
-    p = Puzzle.parse(EASY)
+    p = parse_grid(EASY)
     for limit in (1, 2, 0):
         r = get_backend("logic").solve(p, limit=limit)
         assert r.status is Status.SOLVED and r.complete and r.unique
@@ -384,7 +384,7 @@ def test_backend_solves_reports_and_counts():
 
 
 def test_backend_stuck_is_unknown_never_unsat():
-    r = get_backend("logic", techniques="singles").solve(Puzzle.parse(MULTIPLE), limit=0)
+    r = get_backend("logic", techniques="singles").solve(parse_grid(MULTIPLE), limit=0)
     assert r.status is Status.UNKNOWN and not r.complete and not r.solutions
     assert r.stats["filled"] > r.stats["givens"]
 
@@ -397,11 +397,11 @@ def test_backend_unsat_only_on_contradiction():
 
 def test_backend_is_not_complete_and_honours_the_deadline():
     assert not backend_class("logic").complete  # stuck proves nothing: no uniqueness checker
-    out = apply_logic(Puzzle.parse(MULTIPLE), "fish", deadline=0.0)  # long past
+    out = apply_logic(parse_grid(MULTIPLE), "fish", deadline=0.0)  # long past
     assert out.timed_out and not out.solved and not out.contradiction
-    r = get_backend("logic").solve(Puzzle.parse(MULTIPLE), time_limit=0)
+    r = get_backend("logic").solve(parse_grid(MULTIPLE), time_limit=0)
     assert r.status is Status.TIMEOUT and not r.complete and r.stats[TIMED_OUT] == 1
-    assert not apply_logic(Puzzle.parse(MULTIPLE), "fish").timed_out
+    assert not apply_logic(parse_grid(MULTIPLE), "fish").timed_out
 
 
 def test_backend_rejects_unknown_techniques():

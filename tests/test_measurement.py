@@ -29,8 +29,8 @@ from sudokucp.harness.bench import BenchConfig, bench
 from sudokucp.harness.runcheck import verify
 from sudokucp.harness.runlog import RESULTS, ResultLog
 from sudokucp.harness.runplan import Contender, load_dataset, plan, resolve
+from sudokucp.io.formats import parse_grid
 from sudokucp.machine import calibration
-from sudokucp.puzzle import Puzzle
 from sudokucp.reporting.report import NO_WARNING
 from sudokucp.result import Result, Row, Status
 
@@ -71,7 +71,7 @@ class CpuSpin(MRV):
 
 
 def test_a_busy_search_costs_cpu_time_and_a_sleeping_one_none():
-    puzzle = Puzzle.parse(EASY)
+    puzzle = parse_grid(EASY)
     busy = CpuSpin().solve(puzzle)
     asleep = from_spec(f"{SLEEP}:seconds=0.3").solve(puzzle)
     assert busy.status is asleep.status is Status.SOLVED
@@ -88,7 +88,7 @@ print("{SOLVED}")
 
 
 def test_every_thread_of_a_search_counts():
-    result = from_spec(fake_backends.spec(Threads)).solve(Puzzle.parse(EASY))
+    result = from_spec(fake_backends.spec(Threads)).solve(parse_grid(EASY))
     assert result.status is Status.SOLVED
     assert result.stats["threads_cpu"] > 0  # the work is in the threads, not the caller's
     assert result.cpu >= 0.95 * result.stats["threads_cpu"]  # up to 2x the wall on 2 cores
@@ -112,7 +112,7 @@ def test_a_command_backends_child_program_is_counted(tmp_path):
     solver = tmp_path / "spin.py"
     solver.write_text(CHILD)
     result = from_spec(f"command:run={sys.executable} {solver} {{file}}").solve(
-        Puzzle.parse(EASY), time_limit=30)
+        parse_grid(EASY), time_limit=30)
     assert result.status is Status.SOLVED
     assert result.cpu >= BUSY and result.seconds >= BUSY
 

@@ -12,7 +12,7 @@ from sudokucp.backends.base import Backend
 from sudokucp.cli import main
 from sudokucp.executors import ResourceLimits, Task, make_executor
 from sudokucp.executors.local import out_of_memory
-from sudokucp.puzzle import Puzzle
+from sudokucp.io.formats import parse_grid
 from sudokucp.result import Status
 
 HERE = Path(__file__).resolve().parent
@@ -51,7 +51,7 @@ def test_a_worker_under_a_cap_reads_the_error_of_an_import(monkeypatch, cls, sta
     monkeypatch.setenv("PYTHONPATH", str(HERE))
     limits = ResourceLimits(time_limit=20, memory_mb=4000)
     with make_executor("local", jobs=1) as executor:
-        executor.submit(Task("k", f"test_memory_caps:{cls.__name__}", Puzzle.parse(EASY), 1,
+        executor.submit(Task("k", f"test_memory_caps:{cls.__name__}", parse_grid(EASY), 1,
                              limits))
         result = next(iter(executor.results())).result
     assert result.status is status

@@ -8,6 +8,7 @@ import pytest
 from sudokucp.backends import BackendUnavailable, OptionError, get_backend
 from sudokucp.backends.minizinc import minizinc as mzn
 from sudokucp.check import is_solution
+from sudokucp.io.formats import parse_grid
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 
@@ -25,22 +26,22 @@ def backend():
 
 
 def test_counts_the_28_solutions(backend):
-    puzzle = Puzzle.parse(MULTIPLE)
+    puzzle = parse_grid(MULTIPLE)
     result = backend.solve(puzzle, limit=0, time_limit=60)
     assert (result.status, result.count, result.complete) == (Status.SOLVED, 28, True)
     assert set(result.solutions) == set(get_backend("naive").solve(puzzle, limit=0).solutions)
 
 
 def test_proves_a_hard_grid_unique_with_statistics(backend):
-    result = backend.solve(Puzzle.parse(HARD), limit=2, time_limit=60)
+    result = backend.solve(parse_grid(HARD), limit=2, time_limit=60)
     assert (result.status, result.count, result.complete) == (Status.SOLVED, 1, True)
-    assert is_solution(Puzzle.parse(HARD), result.solution)
+    assert is_solution(parse_grid(HARD), result.solution)
     assert {"nodes", "failures", "encode_s", "solve_s"} <= set(result.stats)
     assert result.stats["nodes"] >= 1
 
 
 def test_a_limit_is_not_a_proof(backend):
-    result = backend.solve(Puzzle.parse(MULTIPLE), limit=3, time_limit=60)
+    result = backend.solve(parse_grid(MULTIPLE), limit=3, time_limit=60)
     assert (result.status, result.count, result.complete) == (Status.SOLVED, 3, False)
 
 
@@ -52,7 +53,7 @@ def test_other_shapes(backend, shape):
 
 
 def test_unsat_grids(backend):
-    for puzzle in (Puzzle(Shape(3, 3), (1, 1) + (0,) * 79), Puzzle.parse(".12..4..3.......")):
+    for puzzle in (Puzzle(Shape(3, 3), (1, 1) + (0,) * 79), parse_grid(".12..4..3.......")):
         result = backend.solve(puzzle, limit=2, time_limit=60)
         assert (result.status, result.count, result.complete) == (Status.UNSAT, 0, True)
 
@@ -64,8 +65,8 @@ def test_the_time_limit_reaches_minizinc(backend):
 
 
 def test_plain_alldifferent_searches_more(backend):
-    domain = backend.solve(Puzzle.parse(HARD), limit=2, time_limit=60)
-    plain = get_backend("minizinc", domain=False).solve(Puzzle.parse(HARD), limit=2,
+    domain = backend.solve(parse_grid(HARD), limit=2, time_limit=60)
+    plain = get_backend("minizinc", domain=False).solve(parse_grid(HARD), limit=2,
                                                         time_limit=60)
     assert plain.count == domain.count == 1 and plain.solution == domain.solution
     assert plain.stats["nodes"] > domain.stats["nodes"]

@@ -19,7 +19,7 @@ from sudokucp.cli import main
 from sudokucp.cli.progress import Progress
 from sudokucp.generators.rating import rate
 from sudokucp.io.formats import parse_grid, parse_many
-from sudokucp.puzzle import Puzzle, PuzzleError
+from sudokucp.puzzle import PuzzleError
 from sudokucp.result import Result, Status
 from sudokucp.teaching.ladder import RUNGS, table, to_run
 
@@ -87,8 +87,8 @@ def test_cpsat_refuses_more_workers_than_it_takes_and_says_why():
 # --- item 13: no difficulty for a grid that is no puzzle ---------------------------------------
 
 def test_an_unsolvable_grid_and_an_open_one_get_a_verdict():
-    assert rate(Puzzle.parse(NO_SOLUTION), guesses=False).klass == "unsolvable"
-    empty = rate(Puzzle.parse("." * 81))
+    assert rate(parse_grid(NO_SOLUTION), guesses=False).klass == "unsolvable"
+    empty = rate(parse_grid("." * 81))
     assert empty.klass == "not unique" and empty.solutions == 2 and empty.guesses is None
 
 
@@ -103,7 +103,7 @@ def test_rate_exits_1_on_a_grid_without_one_solution(tmp_path, capsys):
 # --- item 14: UNSAT is an answer ---------------------------------------------------------------
 
 def test_the_ladder_counts_an_unsat_run_with_its_own_time():
-    puzzle = Puzzle.parse(NO_SOLUTION)
+    puzzle = parse_grid(NO_SOLUTION)
     result = Result("csp", puzzle.name, Status.UNSAT, complete=True, seconds=1.7)
     run = to_run(RUNGS[0], "set", puzzle, result, 2.0)
     assert run.status == "unsat" and run.seconds == 1.7 and run.answered

@@ -10,7 +10,7 @@ import pytest
 from sudokucp.backends import BackendUnavailable, OptionError, backend_class, from_spec, get_backend
 from sudokucp.backends.base import Backend
 from sudokucp.check import is_solution
-from sudokucp.io.formats import read_puzzles
+from sudokucp.io.formats import parse_grid, read_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 
@@ -49,7 +49,7 @@ def holed(shape: Shape, share: float, seed: int) -> Puzzle:
 
 @pytest.fixture
 def multiple() -> Puzzle:
-    return Puzzle.parse(MULTIPLE.replace(" ", "\n"), name="multiple")
+    return parse_grid(MULTIPLE.replace(" ", "\n"), name="multiple")
 
 
 def test_pattern_is_complete():
@@ -145,7 +145,7 @@ def test_unsolvable_grids_are_unsat(spec, public_sets):
 
 def dead_cell() -> Puzzle:
     """4x4 where r1c1 sees 1, 2 (row) and 3, 4 (column) although no unit repeats a digit."""
-    return Puzzle.parse("0120 0000 3000 4000".replace(" ", "\n"), name="dead-cell")
+    return parse_grid("0120 0000 3000 4000".replace(" ", "\n"), name="dead-cell")
 
 
 def repeated_given() -> Puzzle:

@@ -8,7 +8,7 @@ from sudokucp.backends import OptionError, from_spec, get_backend
 from sudokucp.backends.base import TIMED_OUT
 from sudokucp.backends.mrv import build_free, list_empties, sort_static
 from sudokucp.check import is_solution
-from sudokucp.io.formats import load_puzzles
+from sudokucp.io.formats import load_puzzles, parse_grid
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 
@@ -89,7 +89,7 @@ NO_PLACE = "......234" + "1........" + "...1....." + "." * 54  # 1 has no place 
 @pytest.mark.parametrize("spec", ORDERS)
 @pytest.mark.parametrize("line", [NO_CANDIDATE, NO_PLACE])
 def test_grid_without_solution_is_unsat(spec, line):
-    result = from_spec(spec).solve(Puzzle.parse(line), limit=0, time_limit=30)
+    result = from_spec(spec).solve(parse_grid(line), limit=0, time_limit=30)
     assert (result.status, result.count, result.complete) == (Status.UNSAT, 0, True)
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from sudokucp.backends.base import Backend
 from sudokucp.cli import main
+from sudokucp.io.formats import parse_grid
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 
@@ -118,15 +119,14 @@ class Spawner(Backend):
 
 def test_a_worker_ends_what_any_backend_left_with_the_run(monkeypatch, no_sleep_left):
     from sudokucp.executors import ResourceLimits, Task, make_executor
-    from sudokucp.puzzle import Puzzle
 
     no_sleep_left.append(7823)
     monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parent))
     with make_executor("local", jobs=1) as executor:
-        executor.submit(Task("k", "test_no_leaks:Spawner", Puzzle.parse(EASY), 1,
+        executor.submit(Task("k", "test_no_leaks:Spawner", parse_grid(EASY), 1,
                              ResourceLimits(time_limit=20)))
         assert next(iter(executor.results())).result.solutions
-        executor.submit(Task("k2", "mrv", Puzzle.parse(EASY), 1, ResourceLimits(time_limit=20)))
+        executor.submit(Task("k2", "mrv", parse_grid(EASY), 1, ResourceLimits(time_limit=20)))
         assert next(iter(executor.results())).result.solutions  # the same worker, next run
         assert not sleeps(7823)  # ended after the first answer, the worker still alive
 

@@ -22,7 +22,7 @@ from sudokucp.engine.propagation import (
 )
 from sudokucp.engine.tables import tables
 from sudokucp.engine.techniques import LEVELS, fixpoint, hidden_single
-from sudokucp.io.formats import load_puzzles
+from sudokucp.io.formats import load_puzzles, parse_grid
 from sudokucp.puzzle import Puzzle, Shape, geometry
 
 FOUR, SIX, NINE, TWELVE = Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(3, 4)
@@ -198,7 +198,7 @@ def test_contradiction_an_empty_cell():
 
 def test_contradiction_a_digit_without_a_place():
     # 1 has no place in row 1 (boxes 1 and 2 hold one, r1c7-c9 are 2, 3, 4); no cell is empty
-    p = Puzzle.parse("......234" + "1........" + "...1....." + "." * 54)
+    p = parse_grid("......234" + "1........" + "...1....." + "." * 54)
     assert settle(blank(NINE), givens(p)) is False
     b = start(p)
     assert b and lone_digits(b.cand, b.t.units, b.free) is False and not consistent(b)

@@ -7,6 +7,7 @@ import pytest
 from sudokucp.backends import OptionError, backend_class, get_backend
 from sudokucp.backends.base import TIMED_OUT
 from sudokucp.check import is_solution
+from sudokucp.io.formats import parse_grid
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 
@@ -31,7 +32,7 @@ def solvers():
 @pytest.mark.parametrize("givens", GIVENS)
 @pytest.mark.parametrize("solver", ["cadical195", "glucose4", "maplechrono", "minisat22"])
 def test_counts_the_28_solutions(solver, givens):
-    puzzle = Puzzle.parse(MULTIPLE)
+    puzzle = parse_grid(MULTIPLE)
     result = get_backend("pysat", solver=solver, givens=givens).solve(puzzle, limit=0,
                                                                        time_limit=30)
     assert (result.status, result.count, result.complete) == (Status.SOLVED, 28, True)
@@ -40,7 +41,7 @@ def test_counts_the_28_solutions(solver, givens):
 
 
 def test_every_solver_of_the_list_proves_a_hard_grid_unique():
-    puzzle = Puzzle.parse(HARD)
+    puzzle = parse_grid(HARD)
     for solver in solvers():
         result = get_backend("pysat", solver=solver).solve(puzzle, limit=2, time_limit=30)
         assert (result.count, result.complete) == (1, True), solver
@@ -51,7 +52,7 @@ def test_every_solver_of_the_list_proves_a_hard_grid_unique():
 def test_one_solver_per_shape_serves_grid_after_grid(givens):
     """Counts retire their blocking clauses: the next grid of the shape is not cut short."""
     backend = get_backend("pysat", givens=givens, solver="glucose4")
-    multiple, hard = Puzzle.parse(MULTIPLE), Puzzle.parse(HARD)
+    multiple, hard = parse_grid(MULTIPLE), parse_grid(HARD)
     for _ in range(2):
         assert backend.solve(multiple, limit=0).count == 28
         assert backend.solve(multiple, limit=3).count == 3
@@ -76,14 +77,14 @@ def test_the_empty_4x4_has_288_grids():
 def test_unsat_grids(givens):
     backend = get_backend("pysat", givens=givens)
     clash = Puzzle(Shape(3, 3), (1, 1) + (0,) * 79)
-    dead = Puzzle.parse(".12..4..3.......")  # r1c1 has no digit left
+    dead = parse_grid(".12..4..3.......")  # r1c1 has no digit left
     for puzzle in (clash, dead):
         result = backend.solve(puzzle, limit=2)
         assert (result.status, result.count, result.complete) == (Status.UNSAT, 0, True)
 
 
 def test_a_full_grid_is_its_own_solution():
-    grid = get_backend("pysat").solve(Puzzle.parse(HARD)).solution
+    grid = get_backend("pysat").solve(parse_grid(HARD)).solution
     result = get_backend("pysat").solve(Puzzle(Shape(3, 3), grid), limit=2)
     assert (result.count, result.complete, result.solution) == (1, True, grid)
 
@@ -95,11 +96,11 @@ def test_the_deadline_stops_a_long_count(solver, givens):
     result = backend.solve(Puzzle.empty(Shape(3, 3)), limit=0, time_limit=0.3)
     assert result.status is Status.TIMEOUT and not result.complete
     assert result.stats[TIMED_OUT] == 1  # how many it counted first is the machine's speed
-    assert backend.solve(Puzzle.parse(MULTIPLE), limit=0).count == 28  # the solver recovers
+    assert backend.solve(parse_grid(MULTIPLE), limit=0).count == 28  # the solver recovers
 
 
 def test_stats_and_options():
-    result = get_backend("pysat").solve(Puzzle.parse(HARD), limit=2)
+    result = get_backend("pysat").solve(parse_grid(HARD), limit=2)
     assert {"conflicts", "decisions", "propagations", "build_s", "encode_s", "solve_s"} <= set(
         result.stats)
     with pytest.raises(OptionError, match="cadical195"):

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from sudokucp.cli import main
-from sudokucp.io.formats import read_puzzles
+from sudokucp.io.formats import parse_grid, read_puzzles
 from sudokucp.io.fpuzzles import fpuzzles_puzzle, killer_cages, to_fpuzzles_json
-from sudokucp.puzzle import Puzzle, PuzzleError, Shape
+from sudokucp.puzzle import PuzzleError, Shape
 
 lzstring = pytest.importorskip("lzstring")
 
@@ -42,7 +42,7 @@ def never_hangs(seconds: int = 60) -> Iterator[None]:
 
 def fpuzzles(cell: dict | None = None, **fields) -> dict:
     """The f-puzzles object of GOOD with top-level fields and r1c2's fields replaced."""
-    data = json.loads(json.dumps(to_fpuzzles_json(Puzzle.parse(GOOD))))
+    data = json.loads(json.dumps(to_fpuzzles_json(parse_grid(GOOD))))
     data.update(fields)
     if cell is not None:
         data["grid"][0][1].update(cell)

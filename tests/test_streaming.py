@@ -20,7 +20,7 @@ from sudokucp.backends import get_backend
 from sudokucp.cli import main
 from sudokucp.cli import trace as trace_cli
 from sudokucp.harness.runplan import load_dataset
-from sudokucp.puzzle import Puzzle
+from sudokucp.io.formats import parse_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -113,7 +113,7 @@ def test_solutions_stream_as_the_search_finds_them():
     seen: list[tuple[int, ...]] = []
     backend = get_backend("mrv")
     with backend.streaming(seen.append):
-        result = backend.solve(Puzzle.parse(MANY), limit=50)
+        result = backend.solve(parse_grid(MANY), limit=50)
     assert len(set(seen)) == 50 and result.count == 50 and result.solutions == ()
 
 

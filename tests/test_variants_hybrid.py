@@ -16,7 +16,7 @@ from sudokucp.backends.hybrid.hybrid import Hybrid
 from sudokucp.check import is_solution
 from sudokucp.engine.propagation import locked, seed, settle
 from sudokucp.engine.tables import tables
-from sudokucp.io.formats import read_puzzles
+from sudokucp.io.formats import parse_grid, read_puzzles
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
 from sudokucp.rules import CLASSIC, KINDS, Cage, Rules, layout
@@ -50,7 +50,7 @@ def oracle(puzzle: Puzzle) -> set:
 
 def test_classic_tables_stay_the_classic_ones():
     assert tables(NINE, CLASSIC) is tables(NINE) and not tables(NINE).general
-    puzzle = Puzzle.parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.."
+    puzzle = parse_grid("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.."
                           "...1.4......")
     assert seed(puzzle)[0].t is tables(NINE)
 

@@ -20,7 +20,7 @@ LAZY = {  # name: the module that holds it, imported when the name is first read
     **dict.fromkeys(("compare", "Comparison", "explain", "trace", "draw", "ladder", "solve"),
                     "sudokucp.api"),
     "get_backend": "sudokucp.backends",
-    "load_puzzles": "sudokucp.io.formats",
+    **dict.fromkeys(("load_puzzles", "parse_grid"), "sudokucp.io.formats"),
     "set_language": "sudokucp.i18n",
 }
 

@@ -176,13 +176,6 @@ class Puzzle:
                                   f"{n}, the largest digit of a {self.shape} grid")
 
     @classmethod
-    def parse(cls, text: str, *, shape: Shape | None = None, name: str = "") -> Puzzle:
-        """Read one grid in any supported text format; duplicate givens are refused."""
-        from sudokucp.io.formats import parse_grid
-
-        return parse_grid(text, shape=shape, name=name)
-
-    @classmethod
     def from_checked(cls, shape: Shape, cells: Grid, name: str = "") -> Puzzle:
         """A puzzle of cells already checked to fit `shape` (a tuple of N*N values 0..N), made
         without checking them again: the readers' fast path. Sets every field."""

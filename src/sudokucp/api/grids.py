@@ -16,6 +16,7 @@ from sudokucp.engine.propagation import eliminate, place, start
 from sudokucp.i18n import _
 from sudokucp.io import arguments
 from sudokucp.io.arguments import ArgumentError
+from sudokucp.io.formats import parse_grid
 from sudokucp.puzzle import Grid, Puzzle, cell_name
 from sudokucp.result import Result
 from sudokucp.teaching import explain as explaining
@@ -25,7 +26,7 @@ from sudokucp.teaching import trace as tracing
 
 def as_puzzle(puzzle: Puzzle | str) -> Puzzle:
     """A Puzzle, or one read from a grid's text."""
-    return puzzle if isinstance(puzzle, Puzzle) else Puzzle.parse(puzzle)
+    return puzzle if isinstance(puzzle, Puzzle) else parse_grid(puzzle)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,7 +12,7 @@ from sudokucp.backends import Backend, spec_name, split_specs
 from sudokucp.harness.runplan import load_dataset
 from sudokucp.i18n import _
 from sudokucp.io.arguments import ArgumentError
-from sudokucp.io.formats import parse_many
+from sudokucp.io.formats import parse_grid, parse_many
 from sudokucp.io.variants import to_text
 from sudokucp.puzzle import Puzzle, PuzzleError, Shape
 
@@ -106,7 +106,7 @@ def _read_text(text: str) -> list[Puzzle]:
     entries = list(parse_many(text, stem=GRIDS)) if "\n" in text.strip() else []
     if not entries:
         try:
-            return [Puzzle.parse(text)]
+            return [parse_grid(text)]
         except PuzzleError as err:
             raise ArgumentError(_("{item}: no such file, no data set of that name, and not a "
                                   "grid ({reason})").format(item=_shown(text), reason=err)

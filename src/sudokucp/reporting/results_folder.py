@@ -18,6 +18,7 @@ import numpy as np
 from sudokucp.check import explain, is_solution, solved_rows
 from sudokucp.harness.runcheck import Disagreement, cross_validate, enforce_time_limit, latest
 from sudokucp.harness.runlog import RESULTS
+from sudokucp.io.formats import parse_grid
 from sudokucp.puzzle import SYMBOLS, Puzzle, Shape
 from sudokucp.reporting.log_rows import read_lines
 from sudokucp.result import Row, Status
@@ -157,7 +158,7 @@ def _puzzle_of(row: Row) -> Puzzle | str:
     """The puzzle of a row's grid (in its box shape when given), or why there is none."""
     try:
         shape = _box_shape(row.box) if row.box else None
-        return Puzzle.parse(row.grid, shape=shape)
+        return parse_grid(row.grid, shape=shape)
     except ValueError as err:  # a PuzzleError, mostly
         return str(err)
 
