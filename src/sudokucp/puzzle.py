@@ -16,7 +16,8 @@ Grid = tuple[int, ...]
 
 DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # symbol of value v is DIGITS[v - 1]
 SYMBOLS = "." + DIGITS  # SYMBOLS[v] writes value v, '.' for a blank
-MAX_SIDE = len(DIGITS)  # one character per digit, so every grid has a one-line form
+LINE_SIDE = len(DIGITS)  # up to this side a grid's line has one character per cell
+MAX_SIDE = 64  # larger sides write and read their digits as numbers (10, 36, 64)
 
 
 class PuzzleError(ValueError):
@@ -86,7 +87,10 @@ class Shape:
 
     @classmethod
     def parse(cls, text: str) -> Shape:
-        """'9x9' or '9' names a side; 'box 2x3', '2x3' with unequal parts names the boxes."""
+        """'9x9' or '9' names a side; 'box 2x3', '2x3' with unequal parts names the boxes;
+        '30x30:5x6' names both (the boxes' product must be the side)."""
+        if ":" in text:
+            return cls._parse_boxed(text)
         spec = text.strip().lower().removeprefix("box").strip()
         parts = spec.replace("×", "x").split("x")
         try:
@@ -100,6 +104,17 @@ class Shape:
         if len(numbers) == 2:
             return cls(numbers[0], numbers[1])
         raise PuzzleError(f"cannot read shape {text!r}: write 9x9, 6x6 or box 2x3")
+
+    @classmethod
+    def _parse_boxed(cls, text: str) -> Shape:
+        """'30x30:5x6': the side, then the box rows x box columns."""
+        side_text, _, box_text = text.partition(":")
+        side = cls.parse(side_text).side if side_text.strip() else 0
+        shape = cls.parse(f"box {box_text}")
+        if side != shape.side:
+            raise PuzzleError(f"cannot read shape {text!r}: {box_text.strip()} boxes make a "
+                              f"side of {shape.side}, not {side or side_text.strip()!r}")
+        return shape
 
 
 @dataclass(frozen=True)
@@ -145,8 +160,9 @@ def cell_name(shape: Shape, cell: int) -> str:
 
 
 def symbol(value: int) -> str:
-    """One character for a value: 1-9, then A = 10, B = 11, ...; '.' for empty."""
-    return SYMBOLS[value]
+    """One character for a value: 1-9, then A = 10, B = 11, ... Z = 35; '.' for empty; the
+    number itself past 35."""
+    return SYMBOLS[value] if value < len(SYMBOLS) else str(value)
 
 
 @dataclass(frozen=True)
@@ -247,20 +263,26 @@ Writer = Callable[[Shape, Sequence[int]], str]
 
 
 def to_line(shape: Shape, cells: Sequence[int]) -> str:
-    """One line, '.' for blanks, letters for 10 and up."""
+    """One line, '.' for blanks, letters for 10 and up; past a side of 35 (LINE_SIDE) the
+    numbers separated by spaces, '.' for blanks ('12 . 36 ...')."""
+    if shape.side > LINE_SIDE:
+        return " ".join(str(v) if v else "." for v in cells)
     return "".join(map(SYMBOLS.__getitem__, cells))
 
 
 def to_grid(shape: Shape, cells: Sequence[int]) -> str:
-    """A pretty grid with '|' between boxes and a rule between bands."""
+    """A pretty grid with '|' between boxes and a rule between bands; past a side of 35 the
+    digits are numbers, right-aligned in columns of two."""
     n, r, c = shape.side, shape.box_rows, shape.box_cols
+    width = 1 if n <= LINE_SIDE else len(str(n))
+    glyph = symbol if n <= LINE_SIDE else (lambda v: f"{v if v else '.':>{width}}")
     rows = []
     for i in range(n):
         row = cells[i * n:(i + 1) * n]
-        stacks = [" ".join(symbol(v) for v in row[j:j + c]) for j in range(0, n, c)]
+        stacks = [" ".join(glyph(v) for v in row[j:j + c]) for j in range(0, n, c)]
         rows.append(" | ".join(stacks))
         if (i + 1) % r == 0 and i + 1 < n:
-            rows.append("-+-".join("-" * (2 * c - 1) for _ in range(n // c)))
+            rows.append("-+-".join("-" * ((width + 1) * c - 1) for _ in range(n // c)))
     return "\n".join(rows)
 
 

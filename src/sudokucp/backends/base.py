@@ -47,7 +47,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from sudokucp.clock import cpu_seconds
 from sudokucp.errors import OptionError
-from sudokucp.puzzle import Grid, Puzzle, Shape
+from sudokucp.puzzle import MAX_SIDE, Grid, Puzzle, Shape
 from sudokucp.result import Result, Status
 from sudokucp.rules import CLASSIC_KIND, KINDS, WHAT
 
@@ -117,10 +117,10 @@ class Backend(abc.ABC):
     Capabilities, declared here with a default that means "not supported", set or overridden by
     the backends that have them, so that no caller asks a backend's name: `checker` (its rank as
     a uniqueness checker), `traceable` (it calls `tracer`), `compiles_ahead` (`compile_ahead`),
-    `line_batch()` (a file of one-line grids solved in compiled batches), and
-    `unavailable_reason()`, None unless a backend has a reason beyond a missing package. The
-    batch hooks `solve_many`, `solve_array` and `solve_lines` are defined only by the backends
-    that have them.
+    `line_batch()` (a file of one-line grids solved in compiled batches), `max_side` (the
+    largest side it takes), and `unavailable_reason()`, None unless a backend has a reason
+    beyond a missing package. The batch hooks `solve_many`, `solve_array` and `solve_lines` are
+    defined only by the backends that have them.
     """
 
     name: ClassVar[str]
@@ -147,6 +147,8 @@ class Backend(abc.ABC):
     pencil marks); a use it is absent from never picks it."""
     traceable: ClassVar[bool] = False  # calls `tracer` at its places (sudokucp.teaching.trace)
     compiles_ahead: ClassVar[bool] = False  # compile_ahead() builds its kernels before any solve
+    max_side: ClassVar[int] = MAX_SIDE
+    """The largest side it takes; solve() answers a larger grid UNKNOWN, its error saying so."""
 
     tracer: Tracer | None
     """Where a traced search tells its steps: set by sudokucp.teaching.trace around one solve,
@@ -287,7 +289,8 @@ class Backend(abc.ABC):
         first `keep` of them in the result (None: every one found); the count covers all."""
         if limit < 0:
             raise ValueError(f"limit must be 0 (all) or positive, not {limit}")
-        if not puzzle.rules.classic and (why := self.unsupported(puzzle)):
+        if (puzzle.side > self.max_side
+                or not puzzle.rules.classic) and (why := self.unsupported(puzzle)):
             return Result(self.label, puzzle.name, Status.UNKNOWN, error=why)
         self._keep = keep
         start, cpu = time.perf_counter(), cpu_seconds()
@@ -311,7 +314,11 @@ class Backend(abc.ABC):
     @classmethod
     def unsupported(cls, puzzle: Puzzle) -> str | None:
         """Why this backend cannot take the puzzle's variant ('backend mrv does not support
-        killer cages'), or None; solve() answers such a puzzle UNKNOWN with this as its error."""
+        killer cages') or its side, or None; solve() answers such a puzzle UNKNOWN with this as
+        its error."""
+        if puzzle.side > cls.max_side:
+            return (f"backend {cls.name} takes sides up to {cls.max_side}, not "
+                    f"{puzzle.side} ({puzzle.shape})")
         missing = puzzle.rules.features - cls.kinds
         if not missing:
             return None

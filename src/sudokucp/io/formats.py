@@ -38,6 +38,7 @@ from sudokucp.io.lines import (  # MAX_LINE and UTF16_MARKS: for backends/jit/li
 from sudokucp.io.plain import plain_puzzle
 from sudokucp.io.records import Record, csv_header, split_record
 from sudokucp.io.tokens import (
+    SIDES,
     DuplicateGiven,
     build,
     build_rows,
@@ -64,7 +65,7 @@ __all__ = ["WRITERS", "DuplicateGiven", "Entry", "iter_entries", "load_puzzles",
            "parse_many", "read_puzzles", "to_grid", "to_line", "to_numeric"]
 
 FPUZZLES = fpuzzles.FPUZZLES_START  # in every f-puzzles string
-MAX_LOOKAHEAD = 64  # lines looked at past a line to tell a 16x16 row from a 4x4 puzzle
+MAX_LOOKAHEAD = 2 * MAX_SIDE  # lines looked at past a line to tell a 16x16 row from a 4x4 puzzle
 Source = str | Path | Iterable[str] | Iterable[bytes]
 
 
@@ -191,18 +192,20 @@ class _Reader:
         if self.columns is not None or not _is_row(count):
             return False
         if fits(count, self.shape):
-            return count == 16 and self.shape is None and self._sixteen_is_row(line)
+            return count in SIDES and self.shape is None and self._square_is_row(line, count)
         following = self._peek_rows(1)
         if not following:
             return False
         next_count = _record_count(following[0])
         return _is_row(next_count) and not fits(next_count, self.shape)
 
-    def _sixteen_is_row(self, line: Line) -> bool:
-        """16 cells: a 16x16 row when one is above 4, or when 16 such lines make the block."""
+    def _square_is_row(self, line: Line, count: int) -> bool:
+        """16, 36 or 64 cells, a whole grid or a row: a row of a 16x16 (36x36, 64x64) grid when
+        one is above 4 (6, 8), or when 16 (36, 64) such lines make the block."""
         tokens = layout_of(line.text).tokens(line.text)
-        return (any((value_of(token) or 0) > 4 for token, _ in tokens)
-                or len(self._peek_rows(16)) == 15)
+        top = round(count**0.5)
+        return (any((value_of(token) or 0) > top for token, _ in tokens)
+                or len(self._peek_rows(count)) == count - 1)
 
     def _grid(self, first: Line) -> Entry:
         """The rows of a grid: until a blank line, a whole one-line puzzle, or all its rows."""

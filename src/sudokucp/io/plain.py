@@ -18,7 +18,7 @@ from operator import getitem, or_
 
 from sudokucp.check import find_conflicts
 from sudokucp.io.tokens import SIDES
-from sudokucp.puzzle import DIGITS, MAX_SIDE, Grid, Puzzle, Shape, geometry
+from sudokucp.puzzle import DIGITS, LINE_SIDE, Grid, Puzzle, Shape, geometry
 
 BLANKS = "._0"  # the one-character blanks of tokens.BLANK_TOKENS ('•' is not ASCII)
 CELL_CHARS = (BLANKS + DIGITS + DIGITS.lower()).encode("ascii")
@@ -38,9 +38,11 @@ def _value_table() -> bytes:
 
 VALUE_TABLE = _value_table()
 SHAPE_CHARS = tuple((BLANKS + DIGITS[:side] + DIGITS[:side].lower()).encode("ascii")
-                    for side in range(MAX_SIDE + 1))  # the characters of the cells of each side
-# a grid of fewer cells than MAX_SIDE may be a row of a larger one: the general reader decides
-SHAPES = {side * side: Shape.for_side(side) for side in SIDES if side * side > MAX_SIDE}
+                    for side in range(LINE_SIDE + 1))  # the characters of the cells of each side
+# a grid of fewer cells than LINE_SIDE may be a row of a larger one: the general reader decides;
+# past LINE_SIDE a grid has no line of one character per cell
+SHAPES = {side * side: Shape.for_side(side) for side in SIDES
+          if side * side > LINE_SIDE and side <= LINE_SIDE}
 
 
 def plain_text(raw: str | bytes) -> str | None:
@@ -64,7 +66,7 @@ def plain_puzzle(text: str, shape: Shape | None, name: str = "") -> Puzzle | Non
         shape = SHAPES.get(count)
         if shape is None:
             return None
-    elif count != shape.cells or count <= MAX_SIDE:
+    elif count != shape.cells or count <= LINE_SIDE or shape.side > LINE_SIDE:
         return None
     line = text.encode("ascii", "replace")  # '?' is no cell character: refused below
     if line.translate(None, SHAPE_CHARS[shape.side]):

@@ -57,10 +57,11 @@ def is_tabbed(text: str) -> bool:
 
 
 def is_numeric(text: str) -> bool:
-    """Numbers with commas, semicolons or brackets, or space-separated numbers of two digits."""
+    """Numbers with commas, semicolons or brackets, or space-separated numbers of two digits
+    (between '|' box borders too)."""
     if not NUMBER_MARKS.isdisjoint(text):
         return True
-    words = text.split()
+    words = text.replace("|", " ").split()
     return (len(words) > 1 and any(len(w) == 2 for w in words)
             and all(len(w) <= 2 and (w in BLANK_TOKENS or w.isascii() and w.isdigit())
                     for w in words))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sudokucp.puzzle import SYMBOLS, Puzzle, PuzzleError, Shape
+from sudokucp.puzzle import LINE_SIDE, SYMBOLS, Puzzle, PuzzleError, Shape
 
 TAG = "sudoku-cp export"
 FIELDS = re.compile(r"^(?:c|\*|%|<!--)?\s*(sudoku-cp export|shape|puzzle|givens): (.*?)\s*"
@@ -64,8 +64,19 @@ def read_header(text: str, formats: dict[str, str]) -> Header:
 
 def givens_of(line: str, shape: Shape) -> tuple[int, ...]:
     """The cells of a givens line as written (repeated givens kept: such a grid is UNSAT)."""
+    if shape.side > LINE_SIDE:
+        return _numbers_of(line, shape)
     symbols = SYMBOLS[:shape.side + 1]
     bad = next((ch for ch in line if ch not in symbols), None)
     if bad is not None or len(line) != shape.cells:
         raise PuzzleError(f"the givens line is not a {shape} grid of '.' and 1-{symbols[-1]}")
     return tuple(symbols.index(ch) for ch in line)
+
+
+def _numbers_of(line: str, shape: Shape) -> tuple[int, ...]:
+    """The cells of a givens line past a side of 35: numbers apart, '.' for a blank."""
+    words = line.split()
+    values = [0 if w == "." else int(w) if w.isascii() and w.isdigit() else -1 for w in words]
+    if len(values) != shape.cells or not all(0 <= v <= shape.side for v in values):
+        raise PuzzleError(f"the givens line is not a {shape} grid of '.' and 1-{shape.side}")
+    return tuple(values)
