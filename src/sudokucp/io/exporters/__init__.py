@@ -27,6 +27,20 @@ Reader = Callable[..., Answer]
 
 
 @dataclass(frozen=True)
+class Options:
+    """What a writer may need beside the puzzle and its header: the CNF encoding, the grids
+    ruled out, the library FlatZinc is compiled for and the compiler's time limit."""
+
+    encoding: str = "extended"
+    blocked: Sequence[Grid] = ()
+    solver: str = "gecode"
+    timeout: float | None = None
+
+
+Writer = Callable[[Puzzle, list[str], Options], str]
+
+
+@dataclass(frozen=True)
 class Format:
     """One exchange format: how its files are named and titled, written and read back."""
 
@@ -35,31 +49,34 @@ class Format:
     title: str
     decode: str  # one line: how a model becomes a grid
     reader: Reader
+    writer: Writer
 
 
 def _read_opb(output: Output, shape: Shape, code: int | None = None) -> Answer:
     return read_sat(output, shape, code, dimacs=False)
 
 
-FORMATS: dict[str, Format] = {f.name: f for f in (  # {n}: the side, {last}: the last cell
-    Format("dimacs", ".cnf", "DIMACS CNF",
-           "variable v = cell*{n} + d (cells 0..{last} row-major, digits 1..{n}): a true v puts "
-           "d in cell (v-1) // {n}; read from the 's SATISFIABLE' and 'v' lines", read_sat),
-    Format("opb", ".opb", "OPB pseudo-Boolean",
-           "variable xv, v = cell*{n} + d (cells 0..{last} row-major, digits 1..{n}): a true xv "
-           "puts d in cell (v-1) // {n}; read from the 's SATISFIABLE' and 'v' lines", _read_opb),
-    Format("xcsp3", ".xml", "XCSP3 instance",
-           "x[i][j] is the digit of row i, column j (from 0); read from the 'v <instantiation>' "
-           "line", read_xcsp3),
-    Format("mzn", ".mzn", "MiniZinc model with data",
-           "the output [x] lists the {n}x{n} digits row by row; each solution ends with "
-           "----------", read_minizinc),
+# How a model decodes ({n}: the side, {last}: the last cell), in words the formats share.
+LITERALS = ("variable {v} = cell*{{n}} + d (cells 0..{{last}} row-major, digits 1..{{n}}): a true "
+            "{x} puts d in cell (v-1) // {{n}}; read from the 's SATISFIABLE' and 'v' lines")
+ENDS = "each solution ends with ----------"
+ROWS = "lists the {n}x{n} digits row by row; " + ENDS
+FZN = "x = array2d(1..{n}, 1..{n}, [...]) lists the digits row by row; " + ENDS
+FORMATS: dict[str, Format] = {f.name: f for f in (
+    Format("dimacs", ".cnf", "DIMACS CNF", LITERALS.format(v="v", x="v"), read_sat,
+           lambda p, c, o: to_dimacs(p, c, o.encoding, o.blocked)),
+    Format("opb", ".opb", "OPB pseudo-Boolean", LITERALS.format(v="xv, v", x="xv"), _read_opb,
+           lambda p, c, o: to_opb(p, c, o.encoding, o.blocked)),
+    Format("xcsp3", ".xml", "XCSP3 instance", "x[i][j] is the digit of row i, column j (from "
+           "0); read from the 'v <instantiation>' line", read_xcsp3,
+           lambda p, c, o: to_xcsp3(p, c, o.blocked)),
+    Format("mzn", ".mzn", "MiniZinc model with data", "the output [x] " + ROWS, read_minizinc,
+           lambda p, c, o: to_mzn(p, c, o.blocked)),
     Format("dzn", ".dzn", "MiniZinc data for sudoku.mzn",
-           "run with sudoku.mzn; the output [x] lists the {n}x{n} digits row by row; each "
-           "solution ends with ----------", read_minizinc),
-    Format("fzn", ".fzn", "FlatZinc",
-           "x = array2d(1..{n}, 1..{n}, [...]) lists the digits row by row; each solution ends "
-           "with ----------", read_minizinc),
+           "run with sudoku.mzn; the output [x] " + ROWS, read_minizinc,
+           lambda p, c, o: to_dzn(p, c)),
+    Format("fzn", ".fzn", "FlatZinc", FZN, read_minizinc,
+           lambda p, c, o: to_fzn(p, c, o.blocked, o.solver, o.timeout)),
 )}
 TITLES = {f.title: f.name for f in FORMATS.values()}
 
@@ -80,20 +97,10 @@ def export(puzzle: Puzzle, fmt: str, *, encoding: str = "extended",
     if rules is not None and not getattr(rules, "classic", True):
         raise ValueError(f"export writes classic grids: {puzzle.name or 'this puzzle'} has "
                          f"variant rules, which no exported format holds yet")
-    lines = comments(puzzle, fmt)
-    if fmt == "dimacs":
-        return to_dimacs(puzzle, lines, encoding, blocked)
-    if fmt == "opb":
-        return to_opb(puzzle, lines, encoding, blocked)
-    if fmt == "xcsp3":
-        return to_xcsp3(puzzle, lines, blocked)
-    if fmt == "mzn":
-        return to_mzn(puzzle, lines, blocked)
-    if fmt == "dzn":
-        return to_dzn(puzzle, lines)
-    if fmt == "fzn":
-        return to_fzn(puzzle, lines, blocked, solver, timeout)
-    raise ValueError(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
+    return FORMATS[fmt].writer(puzzle, comments(puzzle, fmt), Options(encoding, blocked, solver,
+                                                                      timeout))
 
 
 def warm(shape: Shape, fmt: str, encoding: str = "extended") -> None:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from sudokucp.io.exporters.verdicts import SAT, UNSAT
 from sudokucp.puzzle import Grid, Shape, cell_name
 
-SAT, UNSAT, UNKNOWN = "SAT", "UNSAT", "UNKNOWN"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colours (ACE prints them even into a pipe)
 QUOTED = 60  # characters of a bad line quoted in an error
 MAX_LINE = 1 << 20  # characters of a line read: a model line of a 35x35 CNF holds far fewer
@@ -59,6 +59,38 @@ class Answer:
     grids: list[Grid] = field(default_factory=list)
     complete: bool = False
     stats: dict[str, float] = field(default_factory=dict)
+
+
+class Reading:
+    """One pass of a reader over a solver's output: the lines, stripped, each one's statistics
+    kept; the verdict said so far; the Answer at the end."""
+
+    def __init__(self, output: Output) -> None:
+        self.output, self.stats, self.verdict = output, {}, None
+
+    def lines(self) -> Iterator[tuple[int, str]]:
+        """(number, stripped line) of the output, its statistics kept on the way."""
+        for number, raw in numbered_lines(self.output):
+            line = raw.strip()
+            add_stats(self.stats, line)
+            yield number, line
+
+    def say(self, word: str, verdicts: Mapping[str, str], number: int, line: str) -> None:
+        """Take the verdict `word` names in `verdicts`; an unknown one is a DecodeError."""
+        word = " ".join(word.split()).upper()
+        if word not in verdicts:
+            raise DecodeError(f"line {number}: unknown verdict {quote(line)}")
+        self.verdict = verdicts[word]
+
+    def settled(self) -> Answer | None:
+        """The answer when the verdict holds no model to read (UNSAT is complete), else None."""
+        if self.verdict == SAT:
+            return None
+        return Answer(self.verdict, [], self.verdict == UNSAT, self.stats)
+
+    def answer(self, grids: list[Grid], complete: bool = False) -> Answer:
+        """The SAT answer with its grids."""
+        return Answer(SAT, grids, complete, self.stats)
 
 
 def plain(text: str) -> str:

@@ -9,23 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sudokucp.io.exporters.answer import (
-    SAT,
-    UNKNOWN,
-    UNSAT,
-    Answer,
-    DecodeError,
-    Output,
-    WrongModel,
-    add_stats,
-    numbered_lines,
-    quote,
-)
+from sudokucp.io.exporters.answer import Answer, DecodeError, Output, Reading, WrongModel, quote
+from sudokucp.io.exporters.verdicts import EXIT_VERDICTS, SAT_VERDICTS
 from sudokucp.puzzle import Grid, Shape, cell_name
-
-VERDICTS = {"SATISFIABLE": SAT, "SAT": SAT, "UNSATISFIABLE": UNSAT, "UNSAT": UNSAT,
-            "UNKNOWN": UNKNOWN, "INDET": UNKNOWN, "INDETERMINATE": UNKNOWN}
-EXIT_VERDICTS = {10: SAT, 20: UNSAT}  # the SAT competition's exit codes
 
 
 def read_sat(output: Output, shape: Shape, code: int | None = None, *,
@@ -34,19 +20,14 @@ def read_sat(output: Output, shape: Shape, code: int | None = None, *,
     lines, or MiniSat's result file ('SAT' then the literals); exit codes 10 and 20 back the
     verdict. A model that misses a cell, or (DIMACS) ends without its 0, is partial: a
     DecodeError; one past twice the variables is refused before it is all kept."""
-    verdict, literals, ended, stats = None, [], False, {}
+    reading, literals, ended = Reading(output), [], False
     cap = 2 * shape.side ** 3  # each variable twice at most: no model holds more
-    for number, raw in numbered_lines(output):
-        line = raw.strip()
-        add_stats(stats, line)
+    for number, line in reading.lines():
         if not line or line[0] in "c*":
             continue
         head, _, rest = line.partition(" ")
-        if head == "s" or (head.upper() in VERDICTS and not rest):
-            word = (rest if head == "s" else head).strip().upper()
-            if word not in VERDICTS:
-                raise DecodeError(f"line {number}: unknown verdict {quote(line)}")
-            verdict = VERDICTS[word]
+        if head == "s" or (head.upper() in SAT_VERDICTS and not rest):
+            reading.say(rest if head == "s" else head, SAT_VERDICTS, number, line)
         elif head == "v" or _is_literal(head):
             if ended:
                 raise DecodeError(f"line {number}: literals after the model's closing 0")
@@ -57,14 +38,15 @@ def read_sat(output: Output, shape: Shape, code: int | None = None, *,
         else:
             raise DecodeError(f"line {number}: neither a verdict, a model nor a comment: "
                               f"{quote(line)}")
-    verdict = _agreed(verdict, code)
-    if verdict != SAT:
-        return Answer(verdict, [], verdict == UNSAT, stats)
+    reading.verdict = _agreed(reading.verdict, code)
+    settled = reading.settled()
+    if settled is not None:
+        return settled
     if not literals:
         raise DecodeError("the solver says SATISFIABLE but prints no model (no 'v' lines)")
     if dimacs and not ended:
         raise DecodeError("the model ends without its closing 0 (output cut short?)")
-    return Answer(SAT, [decode_literals(literals, shape)], False, stats)
+    return reading.answer([decode_literals(literals, shape)])
 
 
 def _is_literal(token: str) -> bool:

@@ -16,26 +16,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sudokucp.encodings.mzn import to_mzn
-from sudokucp.io.exporters.answer import (
-    SAT,
-    UNKNOWN,
-    UNSAT,
-    Answer,
-    DecodeError,
-    Output,
-    add_stats,
-    grid_of_values,
-    numbered_lines,
-    quote,
-)
+from sudokucp.io.exporters.answer import Answer, DecodeError, Output, Reading, grid_of_values, quote
+from sudokucp.io.exporters.verdicts import MZN_ENDINGS, MZN_FAILURES, UNSAT
 from sudokucp.puzzle import Grid, Puzzle
 
 SOLUTION_END = "----------"
 MAX_SOLUTIONS = 1000  # solutions of one output decode keeps
 MAX_BLOCK = 1 << 20  # characters of one solution's lines: a 35x35 grid's takes a few thousand
-ENDINGS = {"==========": (SAT, True), "=====UNSATISFIABLE=====": (UNSAT, True),
-           "=====UNSATorUNBOUNDED=====": (UNSAT, True), "=====UNKNOWN=====": (UNKNOWN, False)}
-FAILURES = ("=====ERROR=====", "=====UNBOUNDED=====")
 INSTALL = ("FlatZinc needs the MiniZinc compiler (`minizinc -c`), not found on PATH: "
            "apt-get install minizinc flatzinc (Debian, Ubuntu), or MiniZinc's own bundle")
 COMPILE_TAIL = 300  # characters of the compiler's complaint quoted
@@ -70,10 +57,8 @@ def read_minizinc(output: Output, shape, code: int | None = None) -> Answer:
     what decode keeps (MAX_BLOCK characters, MAX_SOLUTIONS)."""
     grids: list[Grid] = []
     block: list[str] = []
-    verdict, complete, kept, stats = None, False, 0, {}
-    for number, raw in numbered_lines(output):
-        line = raw.strip()
-        add_stats(stats, line)
+    reading, complete, kept = Reading(output), False, 0
+    for number, line in reading.lines():
         if not line or line.startswith("%"):
             continue
         if line == SOLUTION_END:
@@ -82,9 +67,9 @@ def read_minizinc(output: Output, shape, code: int | None = None) -> Answer:
                                   f"than decode keeps")
             grids.append(_grid_of_block(block, shape, number))
             block, kept = [], 0
-        elif line in ENDINGS:
-            verdict, complete = ENDINGS[line]
-        elif line in FAILURES:
+        elif line in MZN_ENDINGS:
+            reading.verdict, complete = MZN_ENDINGS[line]
+        elif line in MZN_FAILURES:
             raise DecodeError(f"line {number}: the solver reports {line}")
         else:
             kept += len(line)
@@ -95,12 +80,14 @@ def read_minizinc(output: Output, shape, code: int | None = None) -> Answer:
     if block:
         raise DecodeError(f"the output ends inside a solution, without '{SOLUTION_END}': "
                           f"{quote(block[-1])}")
-    if verdict is None and not grids:
+    if reading.verdict is None and not grids:
         raise DecodeError("no solution ('----------') and no closing marker "
                           "('==========', '=====UNSATISFIABLE=====', '=====UNKNOWN=====')")
-    if verdict == UNSAT and grids:
+    if reading.verdict == UNSAT and grids:
         raise DecodeError("the output holds solutions and says UNSATISFIABLE")
-    return Answer(SAT if grids else verdict, grids, complete, stats)
+    if grids:
+        return reading.answer(grids, complete)
+    return Answer(reading.verdict, grids, complete, reading.stats)
 
 
 def _grid_of_block(block: list[str], shape, number: int) -> Grid:

@@ -6,22 +6,10 @@ from __future__ import annotations
 import itertools
 import re
 
-from sudokucp.io.exporters.answer import (
-    SAT,
-    UNKNOWN,
-    UNSAT,
-    Answer,
-    DecodeError,
-    Output,
-    add_stats,
-    grid_of_values,
-    numbered_lines,
-    quote,
-)
+from sudokucp.io.exporters.answer import Answer, DecodeError, Output, Reading, grid_of_values, quote
+from sudokucp.io.exporters.verdicts import XCSP3_VERDICTS
 from sudokucp.puzzle import Grid, Shape
 
-VERDICTS = {"SATISFIABLE": SAT, "UNSATISFIABLE": UNSAT, "UNKNOWN": UNKNOWN,
-            "OPTIMUM FOUND": SAT}
 INSTANTIATION = re.compile(r"<instantiation\b[^>]*>(.*?)</instantiation>", re.DOTALL)
 TAG = re.compile(r"<(list|values)>(.*?)</\1>", re.DOTALL)
 MAX_MODEL = 1 << 22  # characters of the 'v' lines kept: a 35x35 grid's instantiation is ~20 kB
@@ -32,16 +20,11 @@ def read_xcsp3(output: Output, shape: Shape, code: int | None = None) -> Answer:
     """An XCSP3 solver's output, text or a stream: the 's' line, the solutions of the 'v' lines
     (an instantiation of x, listed as x[][] or cell by cell), the statistics of its 'd' lines;
     'v' lines past MAX_MODEL characters are a DecodeError."""
-    verdict, model, exhausted, kept, stats = None, [], False, 0, {}
-    for number, raw in numbered_lines(output):
-        line = raw.strip()
-        add_stats(stats, line)
+    reading, model, exhausted, kept = Reading(output), [], False, 0
+    for number, line in reading.lines():
         head, _, rest = line.partition(" ")
         if head == "s":
-            word = " ".join(rest.split()).upper()
-            if word not in VERDICTS:
-                raise DecodeError(f"line {number}: unknown verdict {quote(line)}")
-            verdict = VERDICTS[word]
+            reading.say(rest, XCSP3_VERDICTS, number, line)
         elif head == "v":
             kept += len(rest)
             if kept > MAX_MODEL:
@@ -50,16 +33,16 @@ def read_xcsp3(output: Output, shape: Shape, code: int | None = None) -> Answer:
             model.append(rest)
         elif head == "d" and " ".join(rest.split()).upper() == "COMPLETE EXPLORATION":
             exhausted = True  # ACE's word that the search space was exhausted
-    if verdict is None:
+    if reading.verdict is None:
         raise DecodeError("no verdict: no 's SATISFIABLE', 's UNSATISFIABLE' or 's UNKNOWN' line")
-    if verdict != SAT:
-        return Answer(verdict, [], verdict == UNSAT, stats)
+    settled = reading.settled()
+    if settled is not None:
+        return settled
     found = INSTANTIATION.findall(" ".join(model))
     if not found:
         raise DecodeError("the solver says SATISFIABLE but its 'v' lines hold no complete "
                           "<instantiation>...</instantiation>")
-    return Answer(SAT, list(dict.fromkeys(_grid(body, shape) for body in found)), exhausted,
-                  stats)
+    return reading.answer(list(dict.fromkeys(_grid(body, shape) for body in found)), exhausted)
 
 
 def _grid(body: str, shape: Shape) -> Grid:
