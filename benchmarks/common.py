@@ -1,9 +1,12 @@
 """What the benchmark scripts share: the checkout's root, one provenance header for every report,
-and the harness as the one way to time backends against each other.
+one writer of reports, and the harness as the one way to time backends against each other.
 
-A report's header (`Provenance.lines`) names the command, the commit and whether the tree was
-dirty, the date, the machine, the load at the start and the end, the calibration loop's spread
-(before and after the script, and inside every harness sweep) and the percentile definition.
+A report's header (`Provenance.lines`) names the command (`python benchmarks/x.py ...`, its paths
+relative to the checkout), the commit and whether the tree was dirty, the date, the machine, the
+load at the start and the end, the calibration loop's spread (before and after the script, and
+inside every harness sweep) and the percentile definition. `write_report` writes it with every
+path shown relative to the checkout (`sudokucp.reporting.provenance`), and refuses to write into
+reports/ from a dirty tree unless the command line says `--allow-dirty` (the header then says so).
 `measure` runs backends on puzzles through `bench_and_report` (sudokucp.reporting.bench_report):
 isolated workers, CPU time, repeats in a shuffled order, every answer judged and cross-validated,
 the tables written.
@@ -14,8 +17,6 @@ from __future__ import annotations
 import os
 import platform
 import re
-import shlex
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,9 +26,12 @@ from typing import Any
 
 from sudokucp.executors import Outcome, Task, make_executor
 from sudokucp.harness.bench import BenchConfig, BenchOutcome
+from sudokucp.io.files import write_text
 from sudokucp.machine import calibration
 from sudokucp.puzzle import Puzzle
 from sudokucp.reporting.bench_report import bench_and_report
+from sudokucp.reporting.provenance import commit as git_commit
+from sudokucp.reporting.provenance import commit_line, shown_command, shown_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
@@ -40,20 +44,36 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def _git(*args: str) -> str:
-    try:
-        return subprocess.run(["git", *args], cwd=ROOT, text=True, capture_output=True,
-                              check=False).stdout.strip()
-    except OSError:
-        return ""
+def _take_flag(argv: list[str], flag: str) -> bool:
+    """Whether `flag` is on the command line, taken off it so the script's parser never sees it."""
+    found = flag in argv
+    argv[:] = [a for a in argv if a != flag]
+    return found
+
+
+ALLOW_DIRTY = "--allow-dirty"
+ALLOWED_DIRTY = _take_flag(sys.argv, ALLOW_DIRTY)
 
 
 def commit() -> str:
-    """The short commit of the checkout, with ' (dirty tree)' when tracked files outside
+    """The short commit of the checkout, with ', dirty tree: ...' when tracked files outside
     reports/ differ (a report being written again is not a change of the code)."""
-    head = _git("rev-parse", "--short", "HEAD") or "?"
-    dirty = _git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!reports")
-    return f"{head} (dirty tree: uncommitted changes)" if dirty else head
+    return commit_line(ROOT)
+
+
+class DirtyTree(SystemExit):
+    """A report refused: it would go into reports/ from a tree that differs from its commit."""
+
+
+def write_report(path: Path, text: str) -> None:
+    """Write a report, every absolute path in it shown relative to the checkout; into reports/
+    only from a clean tree, or with --allow-dirty (the header's commit line then says dirty)."""
+    inside = Path(path).resolve().is_relative_to(ROOT / "reports")
+    if inside and git_commit(ROOT)[1] and not ALLOWED_DIRTY:
+        raise DirtyTree(f"not writing {shown_paths(str(path), ROOT)}: the tree has uncommitted "
+                        f"changes outside reports/ (commit them, run from a clean checkout "
+                        f"such as `git worktree add`, or pass {ALLOW_DIRTY})")
+    write_text(path, shown_paths(text, ROOT))
 
 
 def _cpu_model() -> str:
@@ -64,8 +84,11 @@ class Provenance:
     """The header of a generated report: started when the script starts, read at its end."""
 
     def __init__(self, argv: Sequence[str] | None = None) -> None:
-        args = sys.argv if argv is None else argv
-        self.command = shlex.join(["python", *[str(a) for a in args]])
+        args = [*(sys.argv if argv is None else argv), *([ALLOW_DIRTY] if ALLOWED_DIRTY else [])]
+        self.command = shown_command([str(a) for a in args], root=ROOT)
+        if git_commit(ROOT)[1] and not ALLOWED_DIRTY:
+            print(f"warning: the tree has uncommitted changes: a report into reports/ will be "
+                  f"refused at the end unless {ALLOW_DIRTY}", file=sys.stderr)
         self.date = time.strftime("%Y-%m-%d %H:%M %Z")
         self.load = load_average()
         self.points = [calibration.measure()]
@@ -108,13 +131,6 @@ def worst_of_each_kind(warnings: Sequence[str]) -> list[tuple[str, int]]:
 def _first_figure(text: str) -> float:
     match = re.search(r"\d+(\.\d+)?", text)
     return float(match.group()) if match else 0.0
-
-
-def machine() -> list[str]:
-    """Report lines naming Python, the CPUs, the commit, the date and the load at the start."""
-    return [f"- Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
-            f"commit {commit()}; {time.strftime('%Y-%m-%d %H:%M')}",
-            f"- load average at start: {load_average()}"]
 
 
 def measure(backends: Sequence[str], puzzles: Sequence[Puzzle] | Sequence[Path], *,

@@ -29,13 +29,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from common import ROOT, Provenance
+from common import ROOT, Provenance, write_report
 
 from sudokucp.executors import ResourceLimits, Task, make_executor
 from sudokucp.harness.bench import BenchConfig, execute
 from sudokucp.harness.runlog import ResultLog
 from sudokucp.harness.runplan import Dataset, plan, resolve
-from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles, parse_grid
 from sudokucp.reporting.bench_report import bench_and_report
 
@@ -184,7 +183,7 @@ def main() -> None:
         else:
             body += [f"{ROYLE} is absent: no throughput or fault measure.", ""]
     head = ["# The Dask executor against the local one", "", *provenance.lines(), ""]
-    write_text(args.out, "\n".join(head + body) + "\n")
+    write_report(args.out, "\n".join(head + body) + "\n")
     print(args.out.read_text())
 
 

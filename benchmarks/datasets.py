@@ -21,6 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from common import Provenance, write_report  # noqa: E402
+
 from sudokucp import datasets  # noqa: E402
 from sudokucp.datasets.catalog import BY_NAME, CATALOG  # noqa: E402
 from sudokucp.datasets.convert import convert, to_text  # noqa: E402
@@ -83,10 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "datasets")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "datasets.md")
     args = parser.parse_args(argv)
+    provenance = Provenance(None if argv is None else [sys.argv[0], *argv])
     shared = args.shared if (args.shared / "MANIFEST.tsv").is_file() else None
     problems = manifest_problems(shared) if shared else []
-    lines = ["# The public sets, whole", "", "`python benchmarks/datasets.py` "
-             f"({'upstream files from ' + str(args.shared) if shared else 'the data-set cache'})",
+    lines = ["# The public sets, whole", "",
+             f"- upstream files from {args.shared if shared else 'the data-set cache'}",
              "", "| set | puzzles | check |", "|---|---|---|"]
     with tempfile.TemporaryDirectory() as folder:
         for data in (d for d in CATALOG if d.pinned):
@@ -98,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     lines += ["", "Manifest: " + ("not read" if not shared else
                                   "agrees" if not manifest_problems(shared) else "disagrees"),
               *(f"- {p}" for p in problems), ""]
-    write_text(args.out, "\n".join(lines))
+    lines[2:2] = provenance.lines()  # the load at the end taken now
+    write_report(args.out, "\n".join(lines))
     print("\n".join(lines))
     return 1 if problems else 0
 

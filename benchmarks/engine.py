@@ -119,9 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     sys.path.insert(0, str(ROOT / "benchmarks"))
     sys.path.insert(0, str(ROOT / "src"))
-    from common import Provenance
+    from common import Provenance, write_report
 
-    from sudokucp.io.files import write_text
     from sudokucp.io.formats import load_puzzles
 
     provenance = Provenance(None if argv is None else [sys.argv[0], *argv])
@@ -172,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         for checkout in pair:
             checkout.close()
     head = ["# Propagation engine: before and after", "", *provenance.lines(), ""]
-    write_text(args.out, "\n".join([*head, *out, ""]))
+    write_report(args.out, "\n".join([*head, *out, ""]))
     log(f"wrote {args.out}; {bad} grids differ")
     return 1 if bad else 0
 

@@ -31,11 +31,10 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from common import ROOT, Provenance
+from common import ROOT, Provenance, write_report
 from timings import CI, cpu_s, median_ci, ms, problems, solved_of, sweep
 
 from sudokucp.backends import backend_class
-from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles
 
 PROGRAMS = ["cadical", "kissat", "cryptominisat", "minisat", "picosat"]
@@ -160,7 +159,7 @@ def main(argv: list[str] | None = None) -> None:
             "- the solver's own time is what it prints: CaDiCaL, CryptoMiniSat and PicoSAT print "
             "two decimals, so a run under 5 ms of their own reads 0 and its start-up column holds "
             "the whole child CPU; MiniSat prints microseconds", ""]
-    write_text(args.out, "\n".join(head + body) + "\n")
+    write_report(args.out, "\n".join(head + body) + "\n")
     log(f"wrote {args.out}")
 
 

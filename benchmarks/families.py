@@ -27,11 +27,10 @@ import sys
 from pathlib import Path
 
 import pandas as pd
-from common import ROOT, Provenance
+from common import ROOT, Provenance, write_report
 from timings import LIMITED_HEAD, limited_row, lines_of, ratio, sweep
 
 from sudokucp.backends import backend_class, get_backend
-from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
 
@@ -146,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, puzzles in sets.items():  # one set at a time, the report rewritten after each
         done[name], found = run_set(args, provenance, name, puzzles, short)
         problems += [f"{name}: {p}" for p in found]
-        write_text(args.out, "\n".join(report(args, done, short, problems, provenance)) + "\n")
+        write_report(args.out, "\n".join(report(args, done, short, problems, provenance)) + "\n")
         log(f"{name} done, wrote {args.out}")
     return 0
 

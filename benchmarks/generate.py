@@ -26,11 +26,10 @@ import sys
 import time
 from pathlib import Path
 
-from common import Provenance
+from common import Provenance, write_report
 
 from sudokucp.backends import available_backends, get_backend
 from sudokucp.generators.generator import Generated, checker, generate, generate_one
-from sudokucp.io.files import write_text
 from sudokucp.puzzle import Shape
 from sudokucp.stats import percentile
 
@@ -111,7 +110,7 @@ def main() -> None:
     provenance = Provenance()
     body = bench_9x9(args.count, args.seed) + bench_large(args.minimal_25, args.seed)
     head = ["# Generator: the cost of minimal puzzles", "", *provenance.lines(), ""]
-    write_text(args.out, "\n".join(head + body))
+    write_report(args.out, "\n".join(head + body))
     print(f"wrote {args.out}", file=sys.stderr)
 
 

@@ -38,10 +38,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from common import ROOT, Provenance
+from common import ROOT, Provenance, write_report
 
 from sudokucp.backends.jit.gpu import Gpu, GpuBatch
-from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Shape
 
@@ -277,7 +276,7 @@ def main(argv: list[str] | None = None) -> None:
            f"- device: {Gpu.device()}",
            f"- CUDA target: {Gpu.version()}; options: budget={args.budget}, "
            f"block={gpu.options['block']}", ""]
-    write_text(args.out, "\n".join(top + body) + "\n")
+    write_report(args.out, "\n".join(top + body) + "\n")
 
 
 if __name__ == "__main__":

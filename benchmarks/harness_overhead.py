@@ -23,14 +23,13 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from common import Provenance
+from common import Provenance, write_report
 
 from sudokucp.backends import get_backend
 from sudokucp.executors import ResourceLimits, Task, make_executor
 from sudokucp.harness.bench import execute
 from sudokucp.harness.runlog import ResultLog
 from sudokucp.harness.runplan import Contender, Dataset, plan, resolve
-from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles, parse_grid
 from sudokucp.result import Row
 
@@ -138,7 +137,7 @@ def main() -> None:
         else:
             body += [f"{ROYLE} is absent: no throughput measure.", ""]
     head = ["# Harness overhead and parallel throughput", "", *provenance.lines(), ""]
-    write_text(args.out, "\n".join(head + body))
+    write_report(args.out, "\n".join(head + body))
     print(args.out.read_text())
 
 

@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
-from common import ROOT, Provenance
+from common import ROOT, Provenance, write_report
 from timings import (
     CI,
     Bench,
@@ -57,7 +57,6 @@ from timings import (
 
 from sudokucp import stats
 from sudokucp.backends import OptionError, backend_class
-from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
 
@@ -198,7 +197,7 @@ def main(argv: list[str] | None = None) -> None:
             body += section_seeds(bench, grids, args.seeds_25, args.seed_limit, args.repeat_25)
     top = ["# The pure-Python hybrid", "", *provenance.lines(),
            f"- took {(time.perf_counter() - started) / 60:.1f} min", *bench.method(), ""]
-    write_text(out, "\n".join(top + body) + "\n")
+    write_report(out, "\n".join(top + body) + "\n")
 
 
 def sections_9_16(bench: Bench, args: argparse.Namespace) -> list[str]:

@@ -25,9 +25,8 @@ import time
 from itertools import combinations
 from pathlib import Path
 
-from common import ROOT, Provenance, measure
+from common import ROOT, Provenance, measure, write_report
 
-from sudokucp.io.files import write_text
 from sudokucp.io.formats import iter_entries
 from sudokucp.isomorph import classes, compiled
 from sudokucp.puzzle import Puzzle
@@ -170,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
                  "about as long on every form; a row-major backtracking does not.", "",
                  *bias_part(sets["top95"], args, provenance)]
     head = ["# Isomorphs: canonical forms and order bias", "", *provenance.lines(), ""]
-    write_text(args.out, "\n".join(head + body))
+    write_report(args.out, "\n".join(head + body))
     log(f"wrote {args.out}")
     return 0
 

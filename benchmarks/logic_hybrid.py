@@ -32,7 +32,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from common import ROOT, Provenance
+from common import ROOT, Provenance, write_report
 from timings import (
     count,
     judge,
@@ -51,7 +51,6 @@ from timings import (
 from sudokucp.backends import get_backend
 from sudokucp.check import is_solution
 from sudokucp.engine.techniques import LEVELS, TECHNIQUES, apply_logic
-from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
 
@@ -260,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
             "grid its median over its runs; per set `solved k of N` and the times over the "
             "grids solved, as in the harness's summary; every solution judged by the checker", "",
             "Notes on these figures: `reports/logic_hybrid-notes.md`.", ""]
-    write_text(args.out, "\n".join(head + body))
+    write_report(args.out, "\n".join(head + body))
     log(f"wrote {args.out}")
     return 0
 

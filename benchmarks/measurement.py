@@ -35,11 +35,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from common import ROOT, Provenance, measure
+from common import ROOT, Provenance, measure, write_report
 
 from sudokucp.executors.local import usable_cores
 from sudokucp.harness.bench import BenchOutcome
-from sudokucp.io.files import write_text
 from sudokucp.io.formats import read_puzzles
 from sudokucp.reporting.report import results_frame
 from sudokucp.stats import one_line_per_puzzle, paired
@@ -259,7 +258,7 @@ def main() -> None:
             body += ["Disagreements: " + "; ".join(d.message for d in outcome.disagreements), ""]
     text = "\n".join(["# Measurement: steadiness, intervals, overhead", "", *provenance.lines(),
                       "", *body])
-    write_text(args.out, text)
+    write_report(args.out, text)
     print(text)
 
 

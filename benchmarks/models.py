@@ -30,7 +30,7 @@ import random
 import sys
 from pathlib import Path
 
-from common import ROOT, Provenance
+from common import ROOT, Provenance, write_report
 from timings import (
     CI,
     LIMITED_HEAD,
@@ -48,7 +48,6 @@ from timings import (
 )
 
 from sudokucp.backends import backend_class
-from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles
 from sudokucp.puzzle import Puzzle
 
@@ -193,7 +192,7 @@ def main(argv: list[str] | None = None) -> None:
             "runs; per method `solved k of N` and the times over the puzzles solved, as in the "
             "harness's summary; every answer judged by the checker",
             ""]
-    write_text(args.out, "\n".join(head + body) + "\n")
+    write_report(args.out, "\n".join(head + body) + "\n")
     log(f"wrote {args.out}")
 
 

@@ -26,7 +26,7 @@ import random
 import sys
 from pathlib import Path
 
-from common import ROOT, Provenance
+from common import ROOT, Provenance, write_report
 from timings import (
     CI,
     count,
@@ -46,7 +46,6 @@ from timings import (
 )
 
 from sudokucp.backends import from_spec
-from sudokucp.io.files import write_text
 from sudokucp.io.formats import load_puzzles
 
 SAMPLE_SPECS = [("mrv", "dynamic: fewest candidates, cells and units' last places"),
@@ -154,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.seed}), {args.jobs} at a time, each in a harness worker; times are CPU "
             "milliseconds of the search, each grid its median over its runs; every solution "
             "judged by the checker", ""]
-    write_text(args.out, "\n".join(head + body))
+    write_report(args.out, "\n".join(head + body))
     log(f"wrote {args.out}")
     return 0
 

@@ -32,9 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from common import Provenance
-
-from sudokucp.io.files import write_text
+from common import Provenance, write_report
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "reports" / "report-scale.md"
@@ -180,7 +178,7 @@ def main() -> None:
     if args.million_profile:
         profiles[RUNS * COPIES] = profile(large, args.folder / "profiled")
     bench_load = json.loads((small / "measurement.json").read_text()).get("load")
-    write_text(OUT, "\n".join(report_text(header, made, bench_load, measured, profiles))
+    write_report(OUT, "\n".join(report_text(header, made, bench_load, measured, profiles))
                + "\n")
     print(f"wrote {OUT}")
 

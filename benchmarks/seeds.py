@@ -30,11 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from common import Provenance  # noqa: E402
+from common import Provenance, write_report  # noqa: E402
 from seeds_claims import SEED_RULES, Claim, n, ordering, royle_claims, run_line, solve  # noqa: E402
 
 from sudokucp.check import find_conflicts, is_solution  # noqa: E402
-from sudokucp.io.files import write_text  # noqa: E402
 from sudokucp.io.formats import load_puzzles  # noqa: E402
 from sudokucp.puzzle import Puzzle, Shape  # noqa: E402
 
@@ -371,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
               "does not state), **unchecked** (nothing to measure it on, with why). Nodes are "
               "values placed by the search; `hybrid` counts solutions exactly (its deductions "
               "hold in every solution).")
-    write_text(args.out, markdown(claims, head) + legend + "\n")
+    write_report(args.out, markdown(claims, head) + legend + "\n")
     print(f"wrote {args.out}: {len(claims)} statements", file=sys.stderr)
     return 0
 

@@ -29,9 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from common import ROOT, Provenance
-
-from sudokucp.io.files import write_text
+from common import ROOT, Provenance, write_report
 
 GRID = "puzzles/seeds/002-logic-9x9.txt"
 COMMANDS = {"sudoku-cp --help": ["--help"],
@@ -150,7 +148,7 @@ def write_section(path: Path, title: str, lines: list[str]) -> None:
     kept = [p if not p.startswith(f"## {title}\n") else body for p in parts]
     if body not in kept:
         kept.append(body)
-    write_text(path, "".join(part.rstrip() + "\n\n" for part in kept).rstrip() + "\n")
+    write_report(path, "".join(part.rstrip() + "\n\n" for part in kept).rstrip() + "\n")
 
 
 def run_report(make: Callable[[dict[str, dict[str, str]], int], list[str]], title: str,

@@ -79,9 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT / "benchmarks"))
     sys.path.insert(0, str(ROOT / "src"))
-    from common import Provenance
+    from common import Provenance, write_report
 
-    from sudokucp.io.files import write_text
     from sudokucp.io.formats import load_puzzles
 
     provenance = Provenance(None if argv is None else [sys.argv[0], *argv])
@@ -126,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         for checkout in pair:
             checkout.close()
     head = ["# Trace hooks: the search's speed with tracing off", "", *provenance.lines(), ""]
-    write_text(args.out, "\n".join(head + out) + "\n")
+    write_report(args.out, "\n".join(head + out) + "\n")
     return 1 if bad else 0
 
 

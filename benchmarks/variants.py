@@ -37,12 +37,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
-from common import ROOT, Provenance, measure
+from common import ROOT, Provenance, measure, write_report
 
 from sudokucp.backends import BACKENDS, backend_class
 from sudokucp.generators.generator import fill_grid
 from sudokucp.generators.variant_generator import generate_variants
-from sudokucp.io.files import write_text
 from sudokucp.io.formats import read_puzzles
 from sudokucp.io.variants import to_text
 from sudokucp.puzzle import Puzzle, Shape
@@ -337,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
             f"hard puzzles lie between.", "", *pencil,
             "## (d) The classic path before and after the variants", "", *classic]
     head = ["# Variants: each kind, each backend", "", *provenance.lines(), ""]
-    write_text(args.out, "\n".join(head + body))
+    write_report(args.out, "\n".join(head + body))
     log(f"wrote {args.out}")
     return 0
 
