@@ -18,7 +18,7 @@ from sudokucp.puzzle import Grid, Shape, cell_name
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colours (ACE prints them even into a pipe)
 QUOTED = 60  # characters of a bad line quoted in an error
-MAX_LINE = 1 << 20  # characters of a line read: a model line of a 35x35 CNF holds far fewer
+MAX_LINE = 1 << 23  # characters of a line read: a model line of a 64x64 CNF holds about 2.1M
 COMMENTS = ("c", "%", "*", "d")  # how a line that may be cut starts: a comment or statistics
 Output = str | Iterable[str]  # a solver's output: its text, or its lines (an open file)
 
