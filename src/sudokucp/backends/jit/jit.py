@@ -101,6 +101,7 @@ class Jit(Batches, Backend):
 
     name = "jit"
     compiles_ahead = True
+    max_side = 63  # candidates are int64 bitmasks, a bit per digit: a 64x64 grid overflows
     description = ("compiled (numba) bitmask search: singles to a fixpoint, smallest choice first "
                    "(band-wise masks at 9x9); clause learning for 25x25")
     extra = "jit"
