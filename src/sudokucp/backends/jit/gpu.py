@@ -67,6 +67,7 @@ class Gpu(Backend):
     defaults = {"budget": 4096, "depth": 0, "block": 64, "order": "none", "second": 0}
     choices = {"order": ("none", "givens")}
     stats_keys = ("guesses",)
+    max_side = 32  # candidates are uint32 bitmasks on the device past 16x16
     _reason: ClassVar[dict[str, str | None]] = {}
 
     def __init__(self, **options: Any) -> None:
