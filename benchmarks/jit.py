@@ -65,7 +65,7 @@ from typing import Any
 
 import pandas as pd
 import tdoku
-from common import ROOT, Provenance
+from common import ROOT, Provenance, write_report
 from timings import Bench, count, cpu_s, mean_of, median_ci, ms, sample, solved_of
 
 from sudokucp.backends import backend_class, get_backend
@@ -695,7 +695,7 @@ def main(argv: list[str] | None = None) -> None:
     top = ["# The compiled backend (`jit`)", "", *provenance.lines(),
            f"- took {(time.perf_counter() - started) / 60:.1f} min; {versions}",
            *bench.method(), ""]
-    write_text(args.out, "\n".join(top + body) + "\n")
+    write_report(args.out, "\n".join(top + body) + "\n")
 
 
 if __name__ == "__main__":
