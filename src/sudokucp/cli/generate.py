@@ -20,6 +20,7 @@ from sudokucp.cli.common import (
     shape_arg,
     size_arg,
 )
+from sudokucp.generators.balanced import BALANCES
 from sudokucp.puzzle import Shape
 
 if TYPE_CHECKING:
@@ -67,12 +68,36 @@ def add_generate(sub: argparse._SubParsersAction) -> None:
                                            "from 16x16, the next that works otherwise; with "
                                            "--kind: sat, then mrv or cpsat)")
     p.add_argument("-o", "--out", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("--holes", type=fraction_arg, metavar="F",
+                   help="generalized Sudoku: a random full grid (any shape, 30x30:5x6 boxes "
+                        "too) with round(F*N*N) holes; satisfiable, not minimal")
+    p.add_argument("--balance", choices=BALANCES, metavar="HOW",
+                   help="with --holes: random (default), singly (the same number of holes in "
+                        "every row and column, give or take one) or doubly (in every box too)")
+    p.add_argument("--unique", action="store_true",
+                   help="with --holes: keep only the puzzles the checker (-b) proves unique at "
+                        "limit 2 within 60 s each (--tries bounds the puzzles made)")
     p.set_defaults(handler=run_generate)
+
+
+def fraction_arg(text: str) -> float:
+    """A fraction of the cells, 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a fraction from 0 to 1 (0.42)")
+    return value
 
 
 def run_generate(args: argparse.Namespace) -> int:
     from sudokucp.generators import generator
 
+    if args.holes is not None:
+        from sudokucp.cli.generate_holes import run_holes
+
+        return run_holes(args)
     if args.kind is not None:
         return run_variants(args)
     refuse_bad_options(args)
@@ -143,6 +168,9 @@ def run_variants(args: argparse.Namespace) -> int:
 
 def refuse_bad_variant_options(args: argparse.Namespace, kinds: frozenset[str]) -> None:
     """Refuse, before anything is printed, the options a variant does not take."""
+    if args.balance is not None or args.unique:
+        raise CommandError("--balance and --unique place and check holes: add --holes F "
+                           "(without --kind)")
     if args.difficulty is not None or args.tries is not None:
         raise CommandError("--difficulty and --tries rate classic grids only: leave them out "
                            "with --kind")
@@ -156,6 +184,8 @@ def refuse_bad_variant_options(args: argparse.Namespace, kinds: frozenset[str]) 
 
 def refuse_bad_options(args: argparse.Namespace) -> None:
     """Refuse, before anything is printed, a --givens the shape cannot hold and --tries alone."""
+    if args.balance is not None or args.unique:
+        raise CommandError("--balance and --unique place and check holes: add --holes F")
     if args.givens is not None and args.givens > args.shape.cells:
         raise CommandError(f"--givens {args.givens}: a {args.shape} grid has "
                            f"{args.shape.cells} cells, so at most {args.shape.cells} givens")

@@ -1,0 +1,131 @@
+"""Sides past 35: numeric forms that round-trip, errors that name line and column, the shape
+syntax, exports, and a 36x36 grid solved (and judged) by every backend that says it takes one."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import INSTALLED
+
+from sudokucp.backends import backend_class, get_backend
+from sudokucp.check import is_solution
+from sudokucp.generators.balanced import make_one
+from sudokucp.io.formats import WRITERS, parse_grid, parse_many
+from sudokucp.puzzle import LINE_SIDE, MAX_SIDE, Puzzle, PuzzleError, Shape
+from sudokucp.result import Status
+
+SIDE_36, SIDE_64 = Shape(6, 6), Shape(8, 8)
+SLOW = {"jit"}  # its first 36x36 solve compiles a kernel for the shape (about a minute)
+
+
+def easy(shape: Shape, fraction: float = 0.2, seed: int = 7) -> Puzzle:
+    """A generated puzzle with few holes: any complete search solves it at once."""
+    return make_one(shape, fraction, "random", seed).puzzle
+
+
+def test_limits():
+    assert LINE_SIDE == 35 and MAX_SIDE >= 64
+    assert Shape.for_side(64) == SIDE_64 and Shape.parse("36x36") == SIDE_36
+    with pytest.raises(PuzzleError, match="sides 4 to 64"):
+        Shape.for_side(65 * 2)
+
+
+@pytest.mark.parametrize("text, boxes", [("30x30:5x6", (5, 6)), ("42x42:6x7", (6, 7)),
+                                         ("64x64:8x8", (8, 8)), ("36:4x9", (4, 9))])
+def test_shape_with_its_boxes(text, boxes):
+    assert (Shape.parse(text).box_rows, Shape.parse(text).box_cols) == boxes
+
+
+def test_shape_boxes_must_make_the_side():
+    with pytest.raises(PuzzleError, match="make a side of 30"):
+        Shape.parse("36x36:5x6")
+
+
+@pytest.mark.parametrize("shape", [SIDE_36, Shape(6, 7), SIDE_64], ids=str)
+@pytest.mark.parametrize("fraction", [0.0, 0.4, 0.97])
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_numeric_forms_round_trip(shape, fraction, writer):
+    puzzle = easy(shape, fraction)
+    text = WRITERS[writer](shape, puzzle.cells)
+    assert parse_grid(text).cells == puzzle.cells
+    for gap in ("\n\n", "\n") if fraction < 0.97 else ("\n\n",):
+        entries = list(parse_many(text + gap + text))
+        assert [e.puzzle.cells for e in entries] == [puzzle.cells] * 2
+
+
+def test_the_line_form_past_35_is_numbers():
+    puzzle = easy(SIDE_36)
+    words = puzzle.to_line().split(" ")
+    assert len(words) == SIDE_36.cells and "36" in words and "." in words
+    assert len(easy(Shape(5, 7)).to_line()) == 35 * 35  # one character a cell up to 35
+
+
+def test_a_row_of_36_numbers_is_not_a_6x6_grid():
+    puzzle = easy(SIDE_36, 0.97)  # few givens: rows of small numbers and blanks
+    assert parse_grid(WRITERS["numeric"](SIDE_36, puzzle.cells)).shape == SIDE_36
+
+
+@pytest.mark.parametrize("bad, reason", [("37", "larger than 36"), ("3?", "not a number"),
+                                         ("-5", "not a number")])
+def test_errors_name_line_and_column(bad, reason):
+    solution = make_one(SIDE_36, 0.0, "random", 1).solution
+    rows = [[str(v) for v in solution[i * 36:(i + 1) * 36]] for i in range(36)]
+    rows[2][4] = bad
+    text = "\n".join(",".join(row) for row in rows)
+    column = len(",".join(rows[2][:4])) + 2
+    with pytest.raises(PuzzleError) as err:
+        parse_grid(text)
+    assert (err.value.line, err.value.column) == (3, column)
+    assert reason in err.value.reason
+
+
+def test_a_duplicate_given_names_its_place():
+    rows = [["0"] * 36 for _ in range(36)]
+    rows[5][3] = rows[5][30] = "36"
+    with pytest.raises(PuzzleError, match="duplicate given") as err:
+        parse_grid("\n".join(" ".join(row) for row in rows))
+    assert (err.value.line, err.value.column) == (6, len(" ".join(rows[5][:30])) + 2)
+
+
+@pytest.mark.parametrize("shape, form", [(SIDE_36, form) for form in ("dimacs", "mzn", "xcsp3")]
+                         + [(SIDE_64, form) for form in ("mzn", "dzn", "xcsp3")])
+def test_exports_name_their_givens(shape, form):
+    from sudokucp.io.exporters import export, instance_header
+
+    puzzle = easy(shape)
+    header = instance_header(export(puzzle, form))
+    assert header.puzzle.cells == puzzle.cells and header.puzzle.shape == shape
+
+
+@pytest.mark.parametrize("shape", [SIDE_36, pytest.param(SIDE_64, marks=pytest.mark.slow)],
+                         ids=str)  # a 64x64 CNF takes some 20 s to build
+def test_a_dimacs_export_solved_decodes_to_a_solution(shape):
+    pycosat = pytest.importorskip("pycosat")
+    from sudokucp.io.exporters import decode, export
+
+    puzzle = easy(shape)
+    clauses = [[int(x) for x in line.split()[:-1]] for line in export(puzzle, "dimacs").split("\n")
+               if line and line[0] not in "cp"]
+    model = pycosat.solve(clauses)
+    answer = decode("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n", "dimacs", shape)
+    assert is_solution(puzzle, answer.grids[0])
+
+
+SUPPORTING = [n for n in INSTALLED if backend_class(n).max_side >= 36]
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n
+                                  for n in SUPPORTING])
+def test_36x36_solved_and_judged(name):
+    puzzle = easy(SIDE_36)
+    result = get_backend(name).solve(puzzle, limit=1, time_limit=25)
+    if not backend_class(name).complete and result.status is not Status.SOLVED:
+        pytest.skip(f"{name} is incomplete and did not finish this grid")
+    assert result.status is Status.SOLVED, result.error
+    assert is_solution(puzzle, result.solutions[0])
+
+
+@pytest.mark.parametrize("name", [n for n in INSTALLED if backend_class(n).max_side < 64])
+def test_a_side_past_the_backend_is_refused(name):
+    result = get_backend(name).solve(easy(SIDE_64), limit=1)
+    assert result.status is Status.UNKNOWN
+    assert f"takes sides up to {backend_class(name).max_side}" in result.error
