@@ -7,20 +7,17 @@ import argparse
 import sys
 
 from sudokucp.backends import ALIASES, BACKENDS, WRAPPERS, backend_class, unavailable_reason
-from sudokucp.cli.common import EXIT_OK, CommandError, terminal_columns
+from sudokucp.cli.common import EXIT_OK, CommandError, add_command, terminal_columns
 
 
 def add_backends(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("backends", help="list every backend: availability, version, options",
-                       description="List every backend with availability, package version, "
-                                   "options and a one-line description.")
+    p = add_command(sub, "backends", run_backends)
     p.add_argument("--warm", metavar="BACKEND",
                    help="compile a compiled backend's kernels now (jit), a line for each, so "
                         "that no later run waits for them")
     p.add_argument("--check", metavar="SPEC",
                    help="run the backend contract's checks on one backend, registered or "
                         "module:Class; exit 0 when all pass, 1 naming each failure")
-    p.set_defaults(handler=run_backends)
 
 
 def run_backends(args: argparse.Namespace) -> int:

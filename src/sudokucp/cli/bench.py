@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from sudokucp.cli.common import (
     CommandError,
+    add_command,
     add_lang,
     count_arg,
     fail,
@@ -38,19 +39,7 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
     from sudokucp.executors import EXECUTORS
     from sudokucp.result import Status
 
-    p = sub.add_parser("bench", help="compare backends on puzzle files: isolated runs, checked "
-                                     "answers, CSV tables, a cactus plot",
-                       description="Run every backend on every puzzle in isolated worker "
-                                   "processes with hard limits, check every answer, "
-                                   "cross-validate the backends and write results.jsonl, "
-                                   "results.csv, summary.csv, cactus.png and summary.md to OUT "
-                                   "(one bench at a time per folder). "
-                                   "Exit status: 0 all agree, 1 wrong answers, disagreements, "
-                                   "no run answered or a run that ended in error or crash, "
-                                   "2 bad input, an OUT that is in use or cannot be written, "
-                                   "an OUT holding runs without --resume or --overwrite, or "
-                                   "--resume with other settings; 130 on Ctrl-C, 143 on SIGTERM "
-                                   "(every finished run kept).")
+    p = add_command(sub, "bench", run_bench)
     p.add_argument("--backends", nargs="+", required=True, metavar="SPEC",
                    help="backend specs, comma- or space-separated, with options "
                         "(mrv:order=static, cpsat:workers=2), or 'all'; any program: "
@@ -117,7 +106,6 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-fail-on-disagreement", dest="fail_on_disagreement",
                    action="store_false", help="exit 0 even when answers are wrong or disagree")
     add_lang(p)
-    p.set_defaults(handler=run_bench)
 
 
 def _statuses(text: str) -> frozenset[Status]:

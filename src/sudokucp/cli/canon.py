@@ -10,11 +10,13 @@ from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     BadEntries,
+    add_command,
+    add_input,
+    add_shape,
     end_quietly,
     fail,
     read_entries,
     seconds_arg,
-    shape_arg,
 )
 
 TIMEOUT = 10.0  # seconds for one grid's form: 9x9 to 16x16 take milliseconds, some 25x25 hours
@@ -22,27 +24,17 @@ EVERY = 10.0  # seconds between two progress lines on standard error
 
 
 def add_canon(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("canon", help="canonical (minlex) form of each puzzle, or dedupe a file",
-                       description="Print the canonical form of every puzzle of FILE, one line "
-                                   "each: the smallest of its isomorphs (digits relabelled, "
-                                   "bands, rows, stacks and columns reordered, transposed when "
-                                   "the boxes are square), digits numbered in order of first "
-                                   "appearance, blanks smallest. Two puzzles are isomorphic when "
-                                   "their forms are equal. A grid whose form is not found "
-                                   "within --timeout is named on standard error and left out; "
-                                   "a long file shows its progress there every ten seconds. "
-                                   "Exit status 2 on unreadable entries or a grid left out.")
-    p.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input")
+    p = add_command(sub, "canon", run_canon)
+    add_input(p)
     p.add_argument("--dedupe", action="store_true",
                    help="instead, print the first puzzle of each class as it is in FILE, then "
                         "two spaces and how many puzzles of FILE are in that class")
     p.add_argument("--format", choices=("line", "grid", "numeric"), default="line",
                    help="how each form or puzzle is written: line (default, one per line), "
                         "grid or numeric (a blank line after each)")
-    p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous")
+    add_shape(p)
     p.add_argument("--timeout", type=seconds_arg, default=TIMEOUT, metavar="S",
                    help="seconds the search for one grid's form may take (wall clock)")
-    p.set_defaults(handler=run_canon)
 
 
 def run_canon(args: argparse.Namespace) -> int:

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from importlib import resources
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
+
+import tomllib
 
 from sudokucp.backends import (
     BackendUnavailable,
@@ -286,3 +290,39 @@ def require_cpu_limit(limit: float | None) -> None:
     if not cputime.supported():
         raise CommandError("--cpu-limit reads a run's CPU time from /proc, which this system "
                            "does not have: use --timeout")
+
+
+STDIN_FILE = "puzzle file, or - for standard input"
+SHAPE_HELP = "grid shape when the cell count is ambiguous"
+
+
+@functools.cache
+def command_texts() -> dict[str, dict[str, str]]:
+    """Each command's summary and description, as commands.toml holds them."""
+    return tomllib.loads(resources.files("sudokucp.cli").joinpath("commands.toml")
+                         .read_text(encoding="utf-8"))
+
+
+def add_command(sub: argparse._SubParsersAction, name: str,
+                handler: Callable[[argparse.Namespace], int],
+                description: str | None = None) -> argparse.ArgumentParser:
+    """A command's parser, with its texts from commands.toml and the function that runs it."""
+    texts = command_texts()[name]
+    parser = sub.add_parser(name, help=texts["summary"],
+                            description=description or texts["description"])
+    parser.set_defaults(handler=handler)
+    return parser
+
+
+def add_input(parser: argparse.ArgumentParser, text: str = STDIN_FILE,
+              optional: bool = True) -> None:
+    """The FILE a command reads (standard input when left out and `optional`)."""
+    if optional:
+        parser.add_argument("file", nargs="?", default="-", help=text)
+    else:
+        parser.add_argument("file", help=text)
+
+
+def add_shape(parser: argparse.ArgumentParser, text: str = SHAPE_HELP) -> None:
+    """--shape: the grid shape where a cell count fits several."""
+    parser.add_argument("--shape", type=shape_arg, help=text)

@@ -10,6 +10,7 @@ from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_UNSOLVED,
     CommandError,
+    add_command,
     fail,
     number_arg,
     plural,
@@ -38,23 +39,7 @@ def _floor_arg(text: str) -> float:
 
 
 def add_compare(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("compare", help="compare two results folders run by run; exit 1 on "
-                                       "regressions",
-                       description="Match the runs of two folders written by `sudoku-cp bench` "
-                                   "(same backend label, puzzle and --limit; with --repeat, "
-                                   "each puzzle's median over its repeats) and show, per "
-                                   "backend and per puzzle, what changed from OLD to NEW. A "
-                                   "regression is a wrong answer on either side (a claimed "
-                                   "UNSAT or count that the other folder's verified "
-                                   "solutions refute included), a puzzle solved in OLD "
-                                   "and not in NEW, or a "
-                                   "slowdown: for single runs, a run slower by more than "
-                                   "--slower times; when either folder has repeats, a backend "
-                                   "whose geometric mean time ratio NEW/OLD has a 95% "
-                                   "bootstrap interval above --slower. Times are raised to "
-                                   "--floor-ms first, so that noise on tiny times flags "
-                                   "nothing. Exit status: 0 no regression, 1 regressions, 2 "
-                                   "a folder without runs, or no run in common.")
+    p = add_command(sub, "compare", run_compare)
     p.add_argument("old", metavar="OLD", help="the folder of the earlier runs")
     p.add_argument("new", metavar="NEW", help="the folder of the runs to check")
     p.add_argument("--slower", type=_ratio_arg, default=None, metavar="X",
@@ -65,7 +50,6 @@ def add_compare(sub: argparse._SubParsersAction) -> None:
                    help=f"times under MS milliseconds count as MS (default {FLOOR_MS:g}; with "
                         f"repeats {FLOOR_MS_PAIRED:g})")
     p.add_argument("--csv", metavar="FILE", help="write every matched run to FILE as CSV")
-    p.set_defaults(handler=run_compare)
 
 
 def run_compare(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ from sudokucp.cli.common import (
     EXIT_USAGE,
     BadEntries,
     CommandError,
+    add_command,
     plural,
     read_entries,
     shape_arg,
@@ -17,14 +18,7 @@ from sudokucp.cli.common import (
 
 
 def add_datasets(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("datasets", help="named public puzzle sets: list, fetch, add by hand",
-                       description="List the named puzzle collections (size, shape, licence, "
-                                   "source, whether cached). A name works wherever a puzzle "
-                                   "FILE is read (bench --puzzles top95, solve top95, rate "
-                                   "top95) and is fetched on first use. Downloads are checked "
-                                   "against a pinned SHA-256 and converted to one puzzle per "
-                                   "line, named SET#K after their place upstream. The cache is "
-                                   "the user's cache folder, or $SUDOKUCP_CACHE.")
+    p = add_command(sub, "datasets", run_datasets)
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     fetch = actions.add_parser("fetch", help="download, check and convert sets",
                                description="Download each set from its pinned URL (needs the "
@@ -48,7 +42,6 @@ def add_datasets(sub: argparse._SubParsersAction) -> None:
                          help="also print each shared class: its first puzzle in A and in B")
     overlap.add_argument("--shape", type=shape_arg,
                          help="grid shape when the cell count is ambiguous")
-    p.set_defaults(handler=run_datasets)
 
 
 def run_datasets(args: argparse.Namespace) -> int:

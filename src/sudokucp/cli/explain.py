@@ -11,10 +11,12 @@ from sudokucp.cli.common import (
     EXIT_UNSOLVED,
     EXIT_USAGE,
     BadEntries,
+    add_command,
+    add_input,
     add_lang,
+    add_shape,
     count_arg,
     read_entries,
-    shape_arg,
     whole_at_least,
     with_many,
 )
@@ -25,14 +27,8 @@ if TYPE_CHECKING:
 
 
 def add_explain(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "explain", help="explain a grid's solution step by step, or give a hint",
-        description="Walk the logic engine's solution path for every puzzle of FILE and say each "
-                    "step as a person would: the technique, the unit and cells, the digit placed "
-                    "or the candidates removed. Where logic is stuck it says so and names the "
-                    "guess a search would make. Exit status 1 when a grid is stuck or has a "
-                    "contradiction, 2 on unreadable entries.")
-    p.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input")
+    p = add_command(sub, "explain", run_explain)
+    add_input(p)
     p.add_argument("--hint", action="store_true",
                    help="print only a hint for the next step, at the --level asked")
     p.add_argument("--level", type=_level, default=1, metavar="LEVEL",
@@ -41,9 +37,8 @@ def add_explain(sub: argparse._SubParsersAction) -> None:
                    help="stop after N steps")
     p.add_argument("--format", choices=("text", "jsonl"), default="text",
                    help="numbered sentences (default), or one JSON object per step")
-    p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous")
+    add_shape(p)
     add_lang(p)
-    p.set_defaults(handler=run_explain)
 
 
 def _level(text: str) -> int:

@@ -17,8 +17,9 @@ from sudokucp.cli.common import (
     EXIT_USAGE,
     BadEntries,
     CommandError,
+    add_command,
+    add_shape,
     read_entries,
-    shape_arg,
     source_label,
     with_many,
 )
@@ -30,16 +31,7 @@ LAYOUTS = ("line", "grid", "numeric")
 
 
 def add_export(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "export", help="write each puzzle as a DIMACS, OPB, XCSP3, MiniZinc or FlatZinc file",
-        description="Write every puzzle of FILE as a file any SAT, pseudo-Boolean or CP solver "
-                    "reads: dimacs (.cnf, the CNF of the sat backend), opb (.opb), xcsp3 (.xml, "
-                    "allDifferent per unit), mzn (.mzn, the minizinc backend's model with the "
-                    "data), dzn (one .dzn per puzzle beside one sudoku.mzn), fzn (.fzn compiled "
-                    "by `minizinc -c`). Each file opens with comment lines naming the shape, the "
-                    "puzzle's name, hash and givens, and how a model decodes; `sudoku-cp decode "
-                    "FILE OUTPUT` reads the solver's output back. One file per puzzle, named "
-                    "after FILE (numbered when it holds several); the paths are printed.")
+    p = add_command(sub, "export", run_export)
     p.add_argument("file", help="puzzle file, a data set's name, or - for standard input")
     p.add_argument("--to", required=True, choices=FORMATS, help="the format to write")
     p.add_argument("--encoding", choices=ENCODINGS, default="extended",
@@ -49,18 +41,11 @@ def add_export(sub: argparse._SubParsersAction) -> None:
                    help="fzn: the MiniZinc solver whose library compiles it (std: MiniZinc's "
                         "own decompositions, for any FlatZinc solver)")
     p.add_argument("--out", default=".", metavar="DIR", help="folder the files go to")
-    p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous")
-    p.set_defaults(handler=run_export)
+    add_shape(p)
 
 
 def add_decode(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "decode", help="read a solver's output on an exported file back as a grid, judged",
-        description="Read what a solver printed for a file of `sudoku-cp export` (its 's' and "
-                    "'v' lines, MiniZinc's solutions, an XCSP3 instantiation) and print the "
-                    "verdict and the grid of each model, judged against the file's givens. "
-                    "Exit status 0 when every grid solves the puzzle, 1 when one does not or "
-                    "there is none (UNSAT, UNKNOWN), 2 when the output cannot be read.")
+    p = add_command(sub, "decode", run_decode)
     p.add_argument("instance", help="the exported file the solver ran on")
     p.add_argument("output", nargs="?", default="-",
                    help="the solver's output, or - for standard input")
@@ -68,7 +53,6 @@ def add_decode(sub: argparse._SubParsersAction) -> None:
                    help="the solver's exit status (SAT solvers: 10 SAT, 20 UNSAT), when its "
                         "output has no 's' line")
     p.add_argument("--format", choices=LAYOUTS, default="line", help="how grids are printed")
-    p.set_defaults(handler=run_decode)
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     CommandError,
+    add_command,
     add_lang,
     count_arg,
     fail,
@@ -34,8 +35,7 @@ def _description() -> str:
 
 
 def add_ladder(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ladder", help="the propagation ladder: nodes and time per rung",
-                       description=_description())
+    p = add_command(sub, "ladder", run_ladder, description=_description())
     p.add_argument("files", nargs="+", metavar="FILE", help="puzzle files (one grid set each)")
     p.add_argument("--out", default="ladder", metavar="DIR", help="folder for the report")
     p.add_argument("--timeout", type=seconds_arg, default=2.0, metavar="S",
@@ -47,7 +47,6 @@ def add_ladder(sub: argparse._SubParsersAction) -> None:
                    help=f"rungs to run (default: all): {', '.join(RUNG_KEYS)}")
     p.add_argument("--jobs", type=count_arg, default=1, metavar="J", help="runs at a time")
     add_lang(p)
-    p.set_defaults(handler=run_ladder)
 
 
 def read_sets(files: list[str], sample: int | None, seed: int) -> list[tuple[str, list]]:

@@ -11,9 +11,11 @@ from sudokucp.cli.common import (
     EXIT_UNSOLVED,
     EXIT_USAGE,
     BadEntries,
+    add_command,
+    add_input,
+    add_shape,
     end_quietly,
     read_entries,
-    shape_arg,
 )
 
 if TYPE_CHECKING:
@@ -21,20 +23,13 @@ if TYPE_CHECKING:
 
 
 def add_rate(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("rate", help="rate puzzles: techniques needed, guesses, QQWing class",
-                       description="Rate every puzzle of FILE: givens, whether logic alone solves "
-                                   "it, the hardest technique, counts per technique, the hybrid's "
-                                   "guesses and a class (simple, easy, intermediate, expert) by "
-                                   "QQWing's rules; a grid with no solution is 'unsolvable', "
-                                   "one with several 'not unique'. Exit status: 1 when some grid "
-                                   "is either, 2 on unreadable entries.")
-    p.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input")
+    p = add_command(sub, "rate", run_rate)
+    add_input(p)
     p.add_argument("--format", choices=("table", "csv"), default="table",
                    help="an aligned table with a class count (default), or CSV")
-    p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous")
+    add_shape(p)
     p.add_argument("--no-guesses", action="store_true",
                    help="skip the hybrid run (the guesses column stays empty)")
-    p.set_defaults(handler=run_rate)
 
 
 def run_rate(args: argparse.Namespace) -> int:

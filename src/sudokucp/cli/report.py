@@ -15,6 +15,7 @@ from sudokucp.cli.common import (
     EXIT_UNSOLVED,
     EXIT_USAGE,
     CommandError,
+    add_command,
     fail,
     plural,
 )
@@ -24,27 +25,10 @@ if TYPE_CHECKING:
 
 
 def add_report(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("report", help="rebuild a results folder's tables, plots and report.html "
-                                      "from its results.jsonl",
-                       description="Read DIR/results.jsonl (as `bench --out DIR` wrote it), judge "
-                                   "the runs as bench does (the last run of each, every claimed "
-                                   "solution checked again against its grid, answers past the "
-                                   "time limit as time-outs, cross-validation) and write "
-                                   "results.csv, summary.csv, scores.csv (solved, PAR-2, the "
-                                   "virtual best solver), pairs.csv (paired comparisons), "
-                                   "instances.csv, cactus.png, scatter.png, "
-                                   "summary.md and report.html, then print the answer as "
-                                   "bench ends: the runs that ended in error or crash, grouped "
-                                   "per backend, and the ranking with its rule. The log is only "
-                                   "read. Exit status, as bench's: 0 all agree, 1 wrong "
-                                   "answers, disagreements, no run answered or a run that ended "
-                                   "in error or crash, 2 when DIR holds no readable log, or "
-                                   "some of its lines could not be read (each named; the others "
-                                   "are reported).")
+    p = add_command(sub, "report", run_report)
     p.add_argument("folder", metavar="DIR", help="a folder that `sudoku-cp bench` wrote")
     p.add_argument("--out", metavar="OUT", help="write the outputs here instead of DIR")
     add_scatter(p)
-    p.set_defaults(handler=run_report)
 
 
 SCATTER_HELP = ("the pairs of backends that scatter.png plots, each 'A,B' (A's time on x, B's "

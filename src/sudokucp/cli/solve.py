@@ -21,6 +21,9 @@ from sudokucp.cli.common import (
     BadEntries,
     CommandError,
     OutputClosed,
+    add_command,
+    add_input,
+    add_shape,
     count_arg,
     end_quietly,
     fail,
@@ -43,10 +46,8 @@ if TYPE_CHECKING:
 
 
 def add_solve(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("solve", help="solve the grids of a file with one backend",
-                       description="Solve every grid of FILE (or standard input) with a backend. "
-                                   "Exit status: 0 all solved, 1 some not solved, 2 bad input.")
-    p.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input")
+    p = add_command(sub, "solve", run_solve)
+    add_input(p)
     p.add_argument("-b", "--backend", default="naive",
                    help="backend name with options, e.g. naive or mrv:order=static "
                         "(see `sudoku-cp backends`)")
@@ -75,7 +76,6 @@ def add_solve(sub: argparse._SubParsersAction) -> None:
                    help="search a random isomorph of each grid instead (digits relabelled; rows, "
                         "columns, bands and stacks reordered; transposed when the boxes are "
                         "square), drawn with SEED; its solutions are mapped back to the grid")
-    p.set_defaults(handler=run_solve)
 
 
 def _limit(args: argparse.Namespace) -> int:
@@ -324,12 +324,9 @@ def _form(puzzle: Puzzle, rng: random.Random | None) -> tuple[Puzzle, Callable[[
 # --- check -----------------------------------------------------------------------------------
 
 def add_check(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("check", help="judge filled grids: complete, no digit twice in a unit",
-                       description="Judge every filled grid of FILE. Exit status: 0 all valid, "
-                                   "1 some invalid, 2 unreadable input.")
+    p = add_command(sub, "check", run_check)
     p.add_argument("file", nargs="?", default="-", help="file of filled grids, or -")
-    p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous")
-    p.set_defaults(handler=run_check)
+    add_shape(p)
 
 
 def _problems(puzzle: Puzzle) -> list[str]:

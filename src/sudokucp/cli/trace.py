@@ -14,10 +14,11 @@ from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_UNSOLVED,
     CommandError,
+    add_command,
     add_lang,
+    add_shape,
     count_arg,
     read_entries,
-    shape_arg,
     size_arg,
     source_label,
 )
@@ -25,14 +26,7 @@ from sudokucp.puzzle import Puzzle, Shape
 
 
 def add_trace(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("trace", help="one search as events (JSON lines) or a replay page",
-                       description="Trace the search of one grid of FILE: every digit placed "
-                                   "(GoForward), removed, every failed node (GoBack) and every "
-                                   "solution, with its depth and the counts of nodes, guesses "
-                                   "and backtracks, as JSON lines; --html writes a page that "
-                                   "replays it. Backends: naive, naive-iterative, mrv, hybrid. "
-                                   "Exit status: 0 solved, 1 not solved or cut at --max-steps, "
-                                   "2 bad input.")
+    p = add_command(sub, "trace", run_trace)
     p.add_argument("file", help="puzzle file, or - for standard input")
     p.add_argument("-b", "--backend", default="naive",
                    help="backend with options, e.g. naive or mrv:order=static")
@@ -46,9 +40,8 @@ def add_trace(sub: argparse._SubParsersAction) -> None:
                    help="write the JSON lines to FILE (default: standard output, unless --html)")
     p.add_argument("--html", type=Path, metavar="FILE",
                    help="write a self-contained replay page to FILE")
-    p.add_argument("--shape", type=shape_arg, help="grid shape when the cell count is ambiguous")
+    add_shape(p)
     add_lang(p)
-    p.set_defaults(handler=run_trace)
 
 
 def pick(source: str, index: int, shape: Shape | None) -> Puzzle:
