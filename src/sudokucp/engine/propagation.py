@@ -1,9 +1,9 @@
 """The one propagation engine: the board, place / eliminate / settle, and the locked-candidates
 sweep, over the tables of engine/tables.py. The board lives in engine/board.py, its seeding in
 engine/seeding.py, the locked-candidates sweeps in engine/locked.py; all are re-exported here.
-The logic and hybrid backends, the rater and the generator's grid fill run on it; MRV, which
-keeps its own cheaper state, shares the hidden-single scan (lone_digits). The techniques
-(engine/techniques.py) return engine/step.py's Step.
+The logic and hybrid backends, the rater and the generator's grid fill run on it; the searches'
+state (engine/groups.py: naive, mrv, the variant generator) shares its hidden-single scan. The
+techniques (engine/techniques.py) return engine/step.py's Step.
 
 Glossary: n = side, t = the shape's Tables (engine/tables.py), b = a Board; bit = 1 << (d - 1)
 stands for digit d; cand[c] = candidate mask of cell c (0 once placed), vals[c] = digit placed in
@@ -13,11 +13,10 @@ singles, moved = units where a cell lost a candidate since the last locked sweep
 todo = (cell, bit) pairs queued for placement, tally = [naked singles, hidden singles]
 placed by settle. Nothing here is fixed to 9x9: the tables cover any r x c boxes.
 
-A variant (sudokucp.rules) runs on its own tables (t.general): its full groups are the units,
-every group strikes peers, each cell starts from its allowed digits, and its cage sums (dirty
-bits after the units') prune their cells at the fixpoint of the singles. The classic grid keeps
-the code written for three units per cell; `seed`, `settle` and `locked` hand a variant to
-seed_rules, settle_groups and locked_pairs.
+One engine for every rule set: a classic grid is a layout whose units are its rows, columns and
+boxes; a variant's (sudokucp.rules, t.general) are its full groups, every group strikes peers,
+each cell starts from its allowed digits, and its cage sums (dirty bits after the units') prune
+their cells at the fixpoint of the singles. `seed`, `settle` and `locked` read only the tables.
 
 A contradiction is a return value, as in Norvig's solver: `False`, and only `False` (an open cell
 with no candidate left, a digit with no place left in a unit, two digits wanting the same cell, two
@@ -38,10 +37,9 @@ from sudokucp.engine.board import blank as blank
 from sudokucp.engine.board import digits_of as digits_of
 from sudokucp.engine.board import givens as givens
 from sudokucp.engine.board import mask_of as mask_of
+from sudokucp.engine.board import strike
 from sudokucp.engine.locked import locked as locked
-from sudokucp.engine.locked import locked_pairs as locked_pairs
 from sudokucp.engine.seeding import seed as seed
-from sudokucp.engine.seeding import seed_rules as seed_rules
 from sudokucp.engine.seeding import start as start
 from sudokucp.rules import reachable
 
@@ -94,7 +92,18 @@ def lone_digits(cand: list[int], units: Sequence[Sequence[int]], missing: Sequen
     """The first unit u from `first` on where digits of missing[u] (the digits it still needs)
     have one place left each: (u, mask of those digits); False when a unit before it has a digit
     with no place left; None when neither."""
-    for u in range(first, len(units)):
+    found = first_lone(cand, units, missing, ((1 << len(units)) - 1) >> first << first)
+    return found and found[:2]
+
+
+def first_lone(cand: list[int], units: Sequence[Sequence[int]], missing: Sequence[int],
+               scan: int) -> tuple[int, int, int] | Literal[False] | None:
+    """lone_digits over the units of the mask `scan`, lowest first: (u, mask of its lone digits,
+    the units of `scan` after u), False or None."""
+    while scan:
+        low = scan & -scan
+        scan ^= low
+        u = low.bit_length() - 1
         need = missing[u]
         if not need:
             continue
@@ -107,22 +116,23 @@ def lone_digits(cand: list[int], units: Sequence[Sequence[int]], missing: Sequen
             return False
         lone = need & ~twice
         if lone:
-            return u, lone
+            return u, lone, scan
     return None
 
 
 def settle(b: Board, todo: list[Place], tally: list[int] | None = None) -> bool:
     """Place the queued (cell, bit) and every naked and hidden single that follows, to a fixpoint.
 
-    Only the units in b.dirty (where a cell lost candidates) are searched for hidden singles; the
-    scan is lone_digits' written out, as a call per unit would slow the search. Adds the singles
-    placed to `tally`; False on a contradiction. A variant's board runs settle_groups."""
+    Only the units in b.dirty (where a cell lost candidates) are searched for hidden singles
+    (first_lone), the first with lone digits queuing them all; at the fixpoint of the singles
+    the dirty cage sums prune their cells (cage_sum: the cells it leaves with one digit count
+    as naked singles). Adds the singles placed to `tally`; False on a contradiction."""
     t = b.t
-    if t.general:
-        return settle_groups(b, todo, tally)
     peers, cell_units, units, unit_bits = t.peers, t.cell_units, t.units, t.unit_bits
     cand, vals, free = b.cand, b.vals, b.free
     left, dirty, moved = b.open, b.dirty, b.moved
+    nunits, cages = len(units), bool(t.sums)
+    unit_mask = (1 << nunits) - 1
     naked = hidden = 0
     try:
         while True:
@@ -135,84 +145,8 @@ def settle(b: Board, todo: list[Place], tally: list[int] | None = None) -> bool:
                 cand[c] = 0
                 vals[c] = bit.bit_length()
                 left -= 1
-                r, k, x = cell_units[c]
-                free[r] ^= bit  # open cells hold only digits their units lack
-                free[k] ^= bit
-                free[x] ^= bit
-                dirty |= unit_bits[c]
-                for p in peers[c]:
-                    m = cand[p]
-                    if m & bit:
-                        m ^= bit
-                        if not m:
-                            return False
-                        cand[p] = m
-                        dirty |= unit_bits[p]
-                        if not m & (m - 1):
-                            todo.append((p, m))
-                            naked += 1
-            if not left:
-                return True
-            moved |= dirty
-            while dirty:  # the first dirty unit with lone digits queues them all
-                low = dirty & -dirty
-                dirty ^= low
-                u = low.bit_length() - 1
-                missing = free[u]
-                if not missing:
-                    continue
-                unit = units[u]
-                once = twice = 0
-                for c in unit:
-                    m = cand[c]
-                    twice |= once & m
-                    once |= m
-                if missing & ~once:
-                    return False
-                lone = missing & ~twice
-                if lone:
-                    while lone:
-                        bit = lone & -lone
-                        lone ^= bit
-                        for c in unit:
-                            if cand[c] & bit:
-                                todo.append((c, bit))
-                                hidden += 1
-                                break
-                    break
-            if not todo:
-                return True
-    finally:
-        b.open, b.dirty, b.moved = left, dirty, moved | dirty
-        if tally is not None:
-            tally[0] += naked
-            tally[1] += hidden
-
-
-def settle_groups(b: Board, todo: list[Place], tally: list[int] | None = None) -> bool:
-    """`settle` on a variant's board: any number of units per cell, and at the fixpoint of the
-    singles the dirty cage sums prune their cells (cage_sum); the cells a sum leaves with one
-    digit count as naked singles. False on a contradiction."""
-    t = b.t
-    peers, cell_units, units, unit_bits = t.peers, t.cell_units, t.units, t.unit_bits
-    cand, vals, free = b.cand, b.vals, b.free
-    left, dirty, moved = b.open, b.dirty, b.moved
-    nunits = len(units)
-    unit_mask = (1 << nunits) - 1
-    naked = hidden = 0
-    try:
-        while True:
-            while todo:
-                c, bit = todo.pop()
-                if not cand[c] & bit:
-                    if vals[c] == bit.bit_length():
-                        continue  # queued twice
-                    return False
-                cand[c] = 0
-                vals[c] = bit.bit_length()
-                left -= 1
                 for u in cell_units[c]:
-                    free[u] ^= bit
+                    free[u] ^= bit  # open cells hold only digits their units lack
                 dirty |= unit_bits[c]
                 for p in peers[c]:
                     m = cand[p]
@@ -225,12 +159,13 @@ def settle_groups(b: Board, todo: list[Place], tally: list[int] | None = None) -
                         if not m & (m - 1):
                             todo.append((p, m))
                             naked += 1
+            if not left and not cages:
+                return True
             moved |= dirty
             scan = dirty & unit_mask
             while scan:  # the first dirty unit with lone digits queues them all
                 low = scan & -scan
                 scan ^= low
-                dirty ^= low
                 u = low.bit_length() - 1
                 missing = free[u]
                 if not missing:
@@ -254,9 +189,10 @@ def settle_groups(b: Board, todo: list[Place], tally: list[int] | None = None) -
                                 hidden += 1
                                 break
                     break
+            dirty = dirty & ~unit_mask | scan
             if todo:
                 continue
-            sums, dirty = dirty >> nunits, dirty & unit_mask
+            sums, dirty = dirty >> nunits, 0
             while sums:
                 low = sums & -sums
                 sums ^= low
@@ -281,7 +217,7 @@ def cage_sum(b: Board, k: int, todo: list[Place]) -> int | Literal[False]:
     with one digit join `todo`; the dirty bits of the cells changed, or False on a
     contradiction (test with `is False`)."""
     cells, total, sets = b.t.sums[k]
-    cand, vals, unit_bits = b.cand, b.vals, b.t.unit_bits
+    cand, vals = b.cand, b.vals
     opens, used, union = [], 0, 0
     for c in cells:
         v = vals[c]
@@ -306,24 +242,16 @@ def cage_sum(b: Board, k: int, todo: list[Place]) -> int | Literal[False]:
         need &= keep
     if not keep:
         return False
-    dirty = 0
-    for c in opens:
-        m = cand[c]
-        if m & ~keep:
-            m &= keep
-            if not m:
-                return False
-            cand[c] = m
-            dirty |= unit_bits[c]
-            if not m & (m - 1):
-                todo.append((c, m))
+    struck = strike(b, opens, ~keep, todo)
+    if struck is False:
+        return False
     while need:
         bit = need & -need
         need ^= bit
         holders = [c for c in opens if cand[c] & bit]
         if len(holders) == 1:
             todo.append((holders[0], bit))
-    return dirty
+    return struck[1]
 
 
 def reachable_digits(union: int, count: int, total: int) -> int:

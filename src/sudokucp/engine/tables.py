@@ -30,6 +30,12 @@ class CageSum(NamedTuple):
     sets: tuple[int, ...] | None  # masks of the digits that add up to total; None: too many
 
 
+# A sweep: (kind, pieces, rests), pieces that split a unit: a digit in one of them only leaves
+# that piece's rest cells (empty: none), counted as pointing (kind 0) or claiming (kind 1). A
+# plain tuple, unpacked at tuple speed by the locked sweep.
+Sweep = tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...]]
+
+
 @dataclass(frozen=True)
 class Tables:
     """Everything the engine looks up for one shape and rules, as tuples of ints."""
@@ -43,18 +49,18 @@ class Tables:
     # (box ∩ line, box − line, line − box) for every box and every row or column crossing it
     unit_bits: tuple[int, ...]  # per cell, bit u set for each of its units (and cage sums)
     reach: tuple[int, ...]  # per cell, the unit bits of the cell and of all its peers
-    box_groups: tuple[tuple[int, ...], ...]  # crossings of a box with its rows, with its columns
-    line_groups: tuple[tuple[int, ...], ...]  # crossings of a row or a column with the boxes
     peer_bytes: tuple[int, ...]  # per cell, 0x80 in the byte of each peer (byte i = cell i)
     sevens: int  # 0x7F in the byte of every cell (degree: a count + 0x7F has bit 7 when open)
     crossing_units: tuple[tuple[int, int], ...]  # per crossing, (its box's u, its line's u)
     # A variant's tables (general): crossings are (U ∩ V, U − V, V − U) for every two units
-    # U, V sharing two cells or more, crossing_units (U, V); box_groups and line_groups are empty.
-    general: bool = False
-    allowed: tuple[int, ...] = ()  # per cell, the digits it may hold (general only)
+    # U, V sharing two cells or more, crossing_units (U, V).
+    allowed: tuple[int, ...]  # per cell, the digits it may hold
+    other_peers: tuple[tuple[int, ...], ...]  # per cell, the peers sharing no unit with it
+    pieces: tuple[tuple[int, ...], ...]  # the locked sweep's cell sets: crossings' first
+    sweeps: tuple[tuple[Sweep, ...], ...]  # per unit, the locked sweep's groups of pieces
+    first_swept: int = 0  # the locked sweep takes the units from here on first (the boxes)
+    general: bool = False  # the tables of a variant
     sums: tuple[CageSum, ...] = ()  # cage sum k is dirty bit len(units) + k
-    unit_crossings: tuple[tuple[int, ...], ...] = ()  # per unit, the crossings it is part of
-
 
 def tables(shape: Shape, rules: Rules = CLASSIC) -> Tables:
     """The tables of `shape` under `rules`, computed once (the last few variants are kept)."""
@@ -65,8 +71,8 @@ def tables(shape: Shape, rules: Rules = CLASSIC) -> Tables:
 def classic_tables(shape: Shape) -> Tables:
     """The tables of the classic grid of `shape`."""
     g, n = geometry(shape), shape.side
-    crossings, box_groups, line_groups = [], [], [[] for _ in range(2 * n)]
-    crossing_units = []
+    crossings, crossing_units, line_groups = [], [], [[] for _ in range(2 * n)]
+    sweeps: list[tuple[Sweep, ...]] = [() for _ in range(3 * n)]
     for x, box in enumerate(g.units[2 * n:], 2 * n):
         in_box = set(box)
         groups: tuple[list[int], list[int]] = ([], [])
@@ -78,14 +84,24 @@ def classic_tables(shape: Shape) -> Tables:
                 crossing_units.append((x, u))
                 crossings.append((inter, tuple(c for c in box if c not in inter),
                                   tuple(c for c in line if c not in in_box)))
-        box_groups += [tuple(group) for group in groups]
+        sweeps[x] = tuple(sweep(0, group, crossings, 2) for group in groups)
+    for u, group in enumerate(line_groups):
+        sweeps[u] = (sweep(1, group, crossings, 1),)
     unit_bits = tuple(sum(1 << u for u in cu) for cu in g.cell_units)
     reach = tuple(reduce(or_, (unit_bits[p] for p in peers), unit_bits[c])
                   for c, peers in enumerate(g.peers))
     return Tables(n, (1 << n) - 1, g.units, g.cell_units, g.peers, tuple(crossings), unit_bits,
-                  reach, tuple(box_groups), tuple(tuple(group) for group in line_groups),
-                  tuple(sum(0x80 << 8 * p for p in peers) for peers in g.peers),
-                  int.from_bytes(b"\x7f" * shape.cells, "little"), tuple(crossing_units))
+                  reach, tuple(sum(0x80 << 8 * p for p in peers) for peers in g.peers),
+                  int.from_bytes(b"\x7f" * shape.cells, "little"), tuple(crossing_units),
+                  ((1 << n) - 1,) * shape.cells, ((),) * shape.cells,
+                  tuple(inter for inter, _, _ in crossings), tuple(sweeps), 2 * n)
+
+
+def sweep(kind: int, group: list[int], crossings: list[tuple[tuple[int, ...], ...]],
+          rest: int) -> Sweep:
+    """The classic sweep of a group of crossings splitting a box or a line: a digit in one of
+    them leaves its `rest` part (2: the line's, 1: the box's)."""
+    return kind, tuple(group), tuple(crossings[k][rest] for k in group)
 
 
 @lru_cache(maxsize=64)
@@ -106,12 +122,42 @@ def rules_tables(shape: Shape, rules: Rules) -> Tables:
         for c in cage.cells:
             bits[c] |= 1 << k
     crossings, crossing_units, unit_crossings = pair_crossings(units)
+    pieces, sweeps = pair_sweeps(crossings, crossing_units, unit_crossings)
     reach = tuple(reduce(or_, (bits[p] for p in peers), bits[c])
                   for c, peers in enumerate(lay.peers))
     return Tables(n, lay.full, units, tuple(map(tuple, at)), lay.peers, crossings, tuple(bits),
-                  reach, (), (), tuple(sum(0x80 << 8 * p for p in peers) for peers in lay.peers),
-                  int.from_bytes(b"\x7f" * shape.cells, "little"), crossing_units, True,
-                  lay.allowed, sums, unit_crossings)
+                  reach, tuple(sum(0x80 << 8 * p for p in peers) for peers in lay.peers),
+                  int.from_bytes(b"\x7f" * shape.cells, "little"), crossing_units, lay.allowed,
+                  others(lay.peers, bits, (1 << len(units)) - 1), pieces,
+                  sweeps, 0, True, sums)
+
+
+def pair_sweeps(crossings: tuple[tuple[tuple[int, ...], ...], ...],
+                crossing_units: tuple[tuple[int, int], ...],
+                unit_crossings: tuple[tuple[int, ...], ...]) -> tuple[
+        tuple[tuple[int, ...], ...], tuple[tuple[Sweep, ...], ...]]:
+    """A variant's locked-sweep pieces and sweeps: unit U with each unit V it crosses splits
+    into U ∩ V (piece k of crossing k), whose digits leave V − U, and U − V (a piece of its own);
+    counted as pointing when U is the crossing's first unit, as claiming when its second."""
+    pieces = [inter for inter, _, _ in crossings]
+    sweeps = []
+    for u, ks in enumerate(unit_crossings):
+        mine = []
+        for k in ks:
+            inter, one, two = crossings[k]
+            kind = int(crossing_units[k][0] != u)
+            rest, own = (one, two) if kind else (two, one)
+            mine.append((kind, (k, len(pieces)), (rest, ())))
+            pieces.append(own)
+        sweeps.append(tuple(mine))
+    return tuple(pieces), tuple(sweeps)
+
+
+def others(peers: tuple[tuple[int, ...], ...], bits: list[int],
+           units: int) -> tuple[tuple[int, ...], ...]:
+    """Per cell, its peers sharing none of its units (the mask `units` of unit bits)."""
+    return tuple(tuple(p for p in near if not bits[p] & bits[c] & units)
+                 for c, near in enumerate(peers))
 
 
 def digit_sets(n: int, cells: tuple[int, ...], total: int,
