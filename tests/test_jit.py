@@ -203,13 +203,13 @@ def test_the_first_result_reports_the_compile_apart():
             "from sudokucp.backends import backend_class, get_backend\n"
             "from sudokucp.puzzle import Puzzle, Shape\n"
             "assert backend_class('jit').available()\n"
-            "kernels = ('sudokucp.backends.jit.dfs', 'sudokucp.backends.jit.bands',\n"
+            "kernels = ('sudokucp.backends.jit.dfs', 'sudokucp.backends.jit.bands9',\n"
             "           'sudokucp.backends.jit.cdcl')\n"
             "assert not any(m in sys.modules for m in kernels)\n"
             "b = get_backend('jit')\n"
             "r1, r2 = (b.solve(Puzzle.empty(Shape(3, 3))) for _ in range(2))\n"
             "print(r1.stats['build_s'] > 0, 'build_s' in r2.stats,\n"
-            "      'sudokucp.backends.jit.bands' in sys.modules)\n")
+            "      'sudokucp.backends.jit.bands9' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "False", "True"]
 
@@ -503,8 +503,8 @@ def test_solve_on_a_line_file_gives_what_the_one_by_one_path_gives(tmp_path, cap
 
 def test_a_nine_by_nine_solve_compiles_only_its_entry_point():
     """In a fresh process: one 9x9 grid loads the band-wise one-grid search alone, in its 9x9
-    version (its tables a 2-d array: bands9.py's steps), one 16x16 grid the strong dfs one: no
-    clause learning, no batch, no reading kernel."""
+    module (bands9.py), one 16x16 grid the strong dfs one (mate of two dimensions): no general
+    band-wise search, no clause learning, no batch, no reading kernel."""
     code = ("import sys\n"
             "from sudokucp.backends import get_backend\n"
             "from sudokucp.puzzle import Puzzle, Shape\n"
@@ -512,16 +512,16 @@ def test_a_nine_by_nine_solve_compiles_only_its_entry_point():
             "jit.solve(Puzzle.empty(Shape(3, 3)))\n"
             "print('sudokucp.backends.jit.dfs' in sys.modules)\n"
             "jit.solve(Puzzle.empty(Shape(4, 4)))\n"
-            "from sudokucp.backends.jit import bands, dfs\n"
-            "print(len(bands.run.signatures), str(bands.run.signatures[0][1]),\n"
-            "      len(bands.run_many.signatures),\n"
+            "from sudokucp.backends.jit import bands9, dfs\n"
+            "state = dfs.run.signatures[0][1]\n"
+            "print(len(bands9.run.signatures), len(bands9.run_many.signatures),\n"
             "      len(dfs.run.signatures), len(dfs.run_many.signatures),\n"
-            "      str(dfs.run.signatures[0][9]),\n"
+            "      dict(zip(state.fields, state.types))['mate'].ndim,\n"
             "      any(m in sys.modules for m in ('sudokucp.backends.jit.cdcl',\n"
-            "                                     'sudokucp.backends.jit.scan')))\n")
+            "                                     'sudokucp.backends.jit.scan',\n"
+            "                                     'sudokucp.backends.jit.bands')))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "1", "array(int64,", "2d,", "C)", "0", "1", "0",
-                                  "array(int64,", "2d,", "C)", "False"]
+    assert out.stdout.split() == ["False", "1", "0", "1", "0", "2", "False"]
 
 
 def printed_in_a_cold_cache(code: str, cache) -> list[str]:
@@ -538,7 +538,7 @@ def printed_in_a_cold_cache(code: str, cache) -> list[str]:
 def test_the_strong_dfs_batch_compiles_no_views_and_no_one_grid_search(tmp_path):
     """In a fresh process and an empty numba cache: the strong dfs version's batch (`full`, the
     16x16 default) compiles the units' matching filter but none of the views' (the dual version's,
-    pruned by mate's dimensions), nor run and start apart (inlined)."""
+    pruned by mate's dimensions), nor the one-grid search and the root propagation."""
     code = ("from sudokucp.backends.jit.kernels import STRONG, ready\n"
             "from sudokucp.backends.jit import dfs, matching\n"
             "ready('dfs', 'run_many', STRONG)\n"
@@ -551,18 +551,16 @@ def test_the_strong_dfs_batch_compiles_no_views_and_no_one_grid_search(tmp_path)
 @pytest.mark.slow  # a cold compile
 @pytest.mark.parametrize("nine", [True, False])
 def test_each_band_search_version_compiles_its_own_steps_alone(tmp_path, nine):
-    """In a fresh process and an empty numba cache: the band-wise search's 9x9 version compiles
-    bands9.py's steps and none of bands.py's general ones, the general version (4x4) the
-    reverse (numba prunes the others)."""
-    code = ("from sudokucp.backends.jit.kernels import ready\n"
-            "from sudokucp.backends.jit import bands, bands9\n"
-            f"ready('bands', 'run', {nine})\n"
-            "print(*(len(f.signatures) for f in (bands.run, bands.start, bands.solved_count,\n"
-            "      bands9.propagate, bands9.branch, bands9.load, bands9.put, bands9.write,\n"
-            "      bands.propagate, bands.branch, bands.load, bands.put, bands.write)))\n")
-    ours, theirs = ["1"] * 5, ["0"] * 5
-    expected = ["1"] * 3 + (ours + theirs if nine else theirs + ours)
-    assert printed_in_a_cold_cache(code, tmp_path) == expected
+    """In a fresh process and an empty numba cache: the band-wise search's 9x9 version is
+    bands9.py's steps alone, the general version (4x4) bands.py's: neither imports the other."""
+    code = ("import sys\n"
+            "from sudokucp.backends.jit.kernels import ready\n"
+            f"k = ready('bands', 'run', {nine})\n"
+            "print(*(f'sudokucp.backends.jit.{m}' in sys.modules for m in ('bands', 'bands9')),\n"
+            "      *(len(getattr(k, f).signatures) for f in ('run', 'begin', 'choose', 'descend',\n"
+            "                                                'write', 'run_many')))\n")
+    expected = ["False", "True"] if nine else ["True", "False"]
+    assert printed_in_a_cold_cache(code, tmp_path) == expected + ["1"] * 5 + ["0"]
 
 
 def test_backends_warm_compiles_ahead_and_says_so(capsys, monkeypatch):

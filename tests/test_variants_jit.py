@@ -99,11 +99,14 @@ def test_the_published_killers_solve_and_are_unique(stem):
 
 def kernel_count(puzzle: Puzzle, table: bool) -> int:
     """Every solution counted by the groups kernel itself, its sum table on or off."""
+    from sudokucp.backends.jit.group_tables import G_TABLE
+    from sudokucp.backends.jit.layout import EXHAUSTED, R_FOUND
+
     k = groups_kernel()
-    args = k.arguments(puzzle, 0, 0, 1)
-    args[9][k.G_TABLE] = table  # geo: off, the bounds that serve above TABLE_SIDE
-    assert k.run(as_grid(puzzle.cells), *args, -1) == k.EXHAUSTED
-    return int(args[12][k.R_FOUND])
+    state = k.state(puzzle, 0, 0, 1)
+    state.geo[G_TABLE] = table  # off: the bounds that serve above TABLE_SIDE
+    assert k.run(as_grid(puzzle.cells), state, -1) == EXHAUSTED
+    return int(state.regs[R_FOUND])
 
 
 @pytest.mark.parametrize("seed", range(6))

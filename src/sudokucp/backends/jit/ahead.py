@@ -27,12 +27,14 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 
 MODULE = "sudokucp_jit_ahead"  # the extension module's name (its init function's)
 ENTRIES = (("bands", "run", True), ("bands", "run_many", True), ("scan", "scan", 0))
+BUILDER = "sudokucp.backends.jit.kernels"  # `python -m` it: compiles ENTRIES, builds the module
 HERE = Path(__file__).parent
 MODE_ENV, MODES = "SUDOKUCP_JIT_AHEAD", ("auto", "load", "off")
 logger = logging.getLogger(__name__)
@@ -137,9 +139,9 @@ def kernel(name: str, version: int) -> ModuleType | None:
         return None
     view = ModuleType(f"{name} (built ahead)")
     if name == "bands":
-        from sudokucp.backends.jit import band_layout, layout
+        from sudokucp.backends.jit import band_layout
 
-        view.__dict__.update(public(layout) | public(band_layout))
+        view.__dict__.update(public(band_layout))
     for entry in entries:
         setattr(view, entry, getattr(built, f"{name}_{entry}"))
     return view
@@ -166,7 +168,7 @@ def build_apart() -> str:
         return f"not built ({MODE_ENV}=off)"
     if module() is not None:
         return f"built already: {module_path()}"
-    done = subprocess.run([sys.executable, "-m", __name__], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", BUILDER], capture_output=True, text=True,
                           check=False)
     module.cache_clear()
     kernel.cache_clear()
@@ -194,11 +196,10 @@ def build_after_answers() -> str | None:
     return done
 
 
-def build() -> Path:
-    """Compile ENTRIES with numba.pycc into the module for these sources and this processor."""
+def build(compiled: Callable[[str, str, int], ModuleType]) -> Path:
+    """Compile ENTRIES (`compiled`: kernels.compiled) with numba.pycc into the module for these
+    sources and this processor."""
     import warnings
-
-    from sudokucp.backends.jit.kernels import compiled
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pycc's pending deprecation
@@ -219,16 +220,13 @@ def build() -> Path:
     return path
 
 
-def main() -> int:
-    """`python -m sudokucp.backends.jit.ahead`: build the module; a line on failure."""
+def main(compiled: Callable[[str, str, int], ModuleType]) -> int:
+    """`python -m sudokucp.backends.jit.kernels` (BUILDER): build the module; a line on
+    failure."""
     try:
-        build()
+        build(compiled)
     except Exception as err:  # noqa: BLE001 - a compiler missing or failing: said, not raised
         first = str(err).splitlines()[0].split(". ")[0] if str(err) else ""
         sys.stderr.write(f"{type(err).__name__}: {first}\n")
         return 1
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

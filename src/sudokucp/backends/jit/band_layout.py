@@ -4,6 +4,7 @@ bands.py's general steps and bands9.py's 9x9 ones read."""
 from __future__ import annotations
 
 from itertools import permutations
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -16,12 +17,16 @@ GEO_LEN = 8
 T_SHRINK, T_FILTER, T_ROW, T_BOX, T_COL, T_CELL, T_BAND, T_BIT, T_COLUMN, T_DIGIT_OF, \
     T_BAND_OF, T_MINI, TABLES = range(13)
 
-# The 9x9 version's tables `t`: none (bands9.py's steps hold theirs as constants), in an array of
-# two dimensions against the general tables' one. The steps are chosen by t.ndim, which numba's
-# branch pruning reads as a constant before typing, so that each version compiles one set of
-# steps (a test of `t is None` is left to run time where t is an array: both sets compile).
-NINE_TABLES = np.zeros((0, 0), np.int64)
-NINE = NINE_TABLES.ndim
+
+class Bands(NamedTuple):
+    """The band-wise kernel's state: the shape's tables, geo, and one search's buffers."""
+
+    t: Any  # tables(r, c) (empty at 9x9: bands9.py's steps hold theirs as constants)
+    geo: Any
+    stack: Any  # a state row per depth
+    frames: Any
+    regs: Any
+    sols: Any
 
 
 def layout(n: int, r: int, c: int, limit: int, keep: int) -> np.ndarray:
@@ -77,9 +82,9 @@ def tables(r: int, c: int) -> np.ndarray:
     return np.array(offsets + [x for part in parts for x in part], np.int64)
 
 
-def buffers(geo: np.ndarray, capacity: int) -> tuple[np.ndarray, ...]:
-    """Fresh state arrays for one search: stack (a state row per depth), frames, regs, sols."""
+def state(t: np.ndarray, geo: np.ndarray, capacity: int) -> Bands:
+    """A fresh state of a shape's tables and geo, with a solution buffer of `capacity` grids."""
     cells = int(geo[B_N]) ** 2
-    return (np.zeros((cells + 2, int(geo[B_WIDTH])), np.int64),
-            np.zeros((cells + 2, FRAME_LEN), np.int64), np.zeros(REGS_LEN, np.int64),
-            np.zeros((capacity, cells), np.uint8))
+    return Bands(t, geo, np.zeros((cells + 2, int(geo[B_WIDTH])), np.int64),
+                 np.zeros((cells + 2, FRAME_LEN), np.int64), np.zeros(REGS_LEN, np.int64),
+                 np.zeros((capacity, cells), np.uint8))

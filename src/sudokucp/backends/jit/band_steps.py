@@ -21,7 +21,7 @@ from sudokucp.backends.jit.band_layout import (
     T_ROW,
     T_SHRINK,
 )
-from sudokucp.backends.jit.bits import low_index, popcount
+from sudokucp.backends.jit.bits import first_holding, lone_cells, low_index, popcount, strike_masks
 from sudokucp.backends.jit.layout import F_DIGIT, F_INDEX, F_REST, R_NODES
 
 # --- placing and propagating ---------------------------------------------------------------------
@@ -37,11 +37,7 @@ def place(st, d, b, p, t, geo):
     st[k] &= ~(t[t[T_ROW] + p] | t[t[T_BOX] + p]) | cell
     st[n * nb + b] &= ~cell
     column = t[t[T_COL] + t[t[T_COLUMN] + p]]
-    changed = 1 << k
-    for b2 in range(nb):
-        if b2 != b and st[d * nb + b2] & column:
-            st[d * nb + b2] &= ~column
-            changed |= 1 << (d * nb + b2)
+    changed = 1 << k | strike_masks(st, d * nb, 1, nb, b, column)
     row, mini = t[t[T_ROW] + p], t[t[T_MINI] + p]
     for d2 in range(n):  # marked only when the band filter or a row's single may follow
         m = st[d2 * nb + b]
@@ -75,10 +71,7 @@ def point(st, d, b, s, t, geo):
         seg = (found >> (j * c)) & ((1 << c) - 1)
         if seg and not seg & (seg - 1):
             column = t[t[T_COL] + j * c + low_index(seg)]
-            for b2 in range(nb):
-                if b2 != b and st[d * nb + b2] & column:
-                    st[d * nb + b2] &= ~column
-                    changed |= 1 << (d * nb + b2)
+            changed |= strike_masks(st, d * nb, 1, nb, b, column)
     return changed
 
 
@@ -183,29 +176,16 @@ def propagate(st, dirty, t, geo, regs):
                             regs[R_NODES] += 1
                             placed += 1
         for b in range(nb):  # cells with one digit left, or none
-            open_cells = st[n * nb + b]
-            if not open_cells:
-                continue
-            once = 0
-            twice = 0
-            for d in range(n):
-                m = st[d * nb + b] & open_cells
-                twice |= once & m
-                once |= m
-            if open_cells & ~once:
+            lone = lone_cells(st, b, nb, n, st[n * nb + b])
+            if lone < 0:
                 return False
-            lone = once & ~twice
             while lone:
                 p = low_index(lone)
                 lone &= lone - 1
-                if not st[n * nb + b] >> p & 1:
-                    continue
-                for d in range(n):
-                    if st[d * nb + b] >> p & 1:
-                        dirty |= place(st, d, b, p, t, geo)
-                        regs[R_NODES] += 1
-                        placed += 1
-                        break
+                if st[n * nb + b] >> p & 1:  # one digit left: placed
+                    dirty |= place(st, first_holding(st, b, nb, n, p), b, p, t, geo)
+                    regs[R_NODES] += 1
+                    placed += 1
         if not dirty and not placed:
             return True
 

@@ -1,4 +1,5 @@
-"""The band-wise search's steps at 9x9, with the geometry in constants (imported by bands.py).
+"""The band-wise search at 9x9 (bands.py's, with the geometry in constants): its steps and its
+entry points, driver.py's loop over them; the state is band_layout.Bands (its tables unread).
 
 The state row is as wide as bands.py's at 9x9 but band-major: a 27-bit mask per (band, digit)
 at k = 9 * band + digit (bit 9 * row-in-band + column, so that cell x is bit x % 27 of band
@@ -16,20 +17,28 @@ import numpy as np
 from numba import njit
 
 from sudokucp.backends.jit.band_layout import (
+    B_KEEP,
+    B_LIMIT,
     T_BOX,
     T_COL,
     T_COLUMN,
     T_FILTER,
     T_ROW,
     T_SHRINK,
+    layout,
+    state,
     tables,
 )
-from sudokucp.backends.jit.bits import low_index, popcount
+from sudokucp.backends.jit.bits import first_holding, lone_cells, low_index, popcount, strike_masks
+from sudokucp.backends.jit.driver import batch, copy_down, resume
 from sudokucp.backends.jit.layout import F_DIGIT, F_INDEX, F_REST, R_NODES
+
+__all__ = ["layout", "run", "run_many", "state"]
 
 ROW = 0x1FF  # a row's nine bits
 BAND = (1 << 27) - 1
 OPEN = 27  # the unsolved cells of band b at OPEN + b
+WIDTH = OPEN + 3  # a state row
 
 
 def _tables() -> tuple[np.ndarray, ...]:
@@ -74,13 +83,7 @@ def place(st, d, b, p):
     st[OPEN + b] = left
     if not mine & left:  # the cell was the digit's last place in the band: no cell loses it
         changed &= ~(1 << k)
-    column = COLUMN[p]
-    for b2 in range(3):
-        k2 = 9 * b2 + d
-        if b2 != b and st[k2] & column:
-            st[k2] &= ~column
-            changed |= 1 << k2
-    return changed
+    return changed | strike_masks(st, d, 9, 3, b, COLUMN[p])
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -93,17 +96,10 @@ def put(st, d, b, p):
 def point(st, k, s):
     """A box of the band where mask k's places lie in one column: that column struck from the
     digit's other bands; the masks changed."""
-    b, d = k // 9, k % 9
     lone = LONE[(s | s >> 9 | s >> 18) & ROW]
-    changed = 0
-    if lone:
-        line = lone | lone << 9 | lone << 18
-        for b2 in range(3):
-            k2 = 9 * b2 + d
-            if b2 != b and st[k2] & line:
-                st[k2] &= ~line
-                changed |= 1 << k2
-    return changed
+    if not lone:
+        return 0
+    return strike_masks(st, k % 9, 9, 3, k // 9, lone | lone << 9 | lone << 18)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -187,27 +183,15 @@ def propagate(st, dirty, regs):
                     dirty |= place(st, k % 9, b, p)
                     regs[R_NODES] += 1
         for b in range(3):  # the cells with one digit left take it; none left: a contradiction
-            open_cells = st[OPEN + b]
-            if not open_cells:
-                continue
-            once = 0
-            twice = 0
-            for d in range(9):
-                m = st[9 * b + d]
-                twice |= once & m
-                once |= m
-            if open_cells & ~once:
+            lone = lone_cells(st, 9 * b, 1, 9, st[OPEN + b])
+            if lone < 0:
                 return False
-            lone = open_cells & ~twice
             while lone:
                 p = low_index(lone)
                 lone &= lone - 1
-                if st[OPEN + b] >> p & 1:
-                    for d in range(9):
-                        if st[9 * b + d] >> p & 1:
-                            dirty |= place(st, d, b, p)
-                            regs[R_NODES] += 1
-                            break
+                if st[OPEN + b] >> p & 1:  # one digit left: placed
+                    dirty |= place(st, first_holding(st, 9 * b, 1, 9, p), b, p)
+                    regs[R_NODES] += 1
         if dirty:
             continue
         while digits:  # the columns of a digit with one place left; none left: a contradiction
@@ -310,7 +294,7 @@ def load(grid, st, regs):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def write(st, row):
+def solved_digits(st, row):
     """The digits of a solved state written to a row of 81 cells."""
     for k in range(OPEN):
         s = st[k]
@@ -318,3 +302,58 @@ def write(st, row):
             p = low_index(s)
             s &= s - 1
             row[k // 9 * 27 + p] = k % 9 + 1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def solved_count(st):
+    """Cells placed in a state."""
+    return 81 - popcount(st[OPEN]) - popcount(st[OPEN + 1]) - popcount(st[OPEN + 2])
+
+
+# --- the steps (driver.py's) ---------------------------------------------------------------------
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def begin(grid, s):
+    """The givens loaded into depth 0 and propagated; the cells placed, -1 on a clash."""
+    st = s.stack[0]
+    dirty = load(grid, st, s.regs)
+    if dirty < 0 or not propagate(st, dirty, s.regs):
+        return -1
+    return solved_count(st)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def choose(s, d):
+    """The cell to branch on (branch)."""
+    branch(s.stack[d], s.frames[d])
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def descend(s, d, alt):
+    """Depth d copied to d + 1, the digit `alt` placed in frames[d]'s cell and propagated; the
+    cells placed, -1 when refuted."""
+    st = copy_down(s.stack, d, WIDTH)
+    s.regs[R_NODES] += 1
+    changed = put(st, low_index(alt), s.frames[d, F_INDEX], s.frames[d, F_DIGIT])
+    return solved_count(st) if propagate(st, changed, s.regs) else -1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def write(s, d, row):
+    """The solved grid at depth d as digits."""
+    solved_digits(s.stack[d], row)
+
+
+# --- the entry points ----------------------------------------------------------------------------
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def run(grid, s, budget):
+    """Search on from the registers for at most `budget` guesses (driver.resume)."""
+    return resume(begin, choose, descend, write, grid, s, 81, s.geo[B_LIMIT],
+                  s.geo[B_KEEP], budget)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def run_many(grids, s, out):
+    """Solve every row of `grids` to the end on one state, into `out` (driver.batch)."""
+    batch(begin, choose, descend, write, grids, s, out, 81, s.geo[B_LIMIT])

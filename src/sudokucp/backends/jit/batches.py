@@ -1,7 +1,7 @@
 """jit's batch hooks: grids of one shape solved by a depth-first kernel in one compiled call
 (`solve_many`, `solve_array`, `run_batch`), and files or texts of one-line grids handed to
 lines.py (`line_batch`, `solve_lines`). `Batches` is mixed into the Jit backend (jit.py), whose
-`kernel` and `_arguments` it calls.
+`kernel` and `_state` it calls.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudokucp.backends.jit.kernels import numpy_module, refuse_values_out_of_range
+from sudokucp.backends.jit.layout import Answers, answers
 from sudokucp.puzzle import Puzzle, Shape
 
 
@@ -32,7 +33,7 @@ class Batches:
     """The batch hooks of the Jit backend (a mixin: `self` is a Jit)."""
 
     kernel: Any  # Jit.kernel
-    _arguments: Any  # Jit._arguments
+    _state: Any  # Jit._state
 
     def solve_many(self, puzzles: Sequence[Puzzle], *, limit: int = 1) -> Batch:
         """Solve grids of one shape with the dfs kernel in one compiled call (no deadline)."""
@@ -62,23 +63,21 @@ class Batches:
         self.run_batch(grids[:0], shape, limit, 1)  # compiled (or loaded) before the clock
         t0 = time.perf_counter()
         out = self.run_batch(grids, shape, limit, 1)
-        return Batch(out[0][:, 0], *out[1:], seconds=time.perf_counter() - t0)
+        return Batch(out.solutions[:, 0], out.counts, out.complete, out.stats,
+                     seconds=time.perf_counter() - t0)
 
     def run_batch(self, grids: Any, shape: Shape, limit: int, kept: int, timed: bool = False
-                  ) -> tuple:
+                  ) -> Answers:
         """One compiled call of the shape's depth-first kernel (dfs or bands) over (grids x cells)
-        uint8 givens: the first `kept` solutions of each (grids x kept x cells, zeros after its
-        count), counts, complete, and stats (nodes, guesses, backtracks, and with `timed` the
-        processor cycles of each grid)."""
+        uint8 givens: the first `kept` solutions of each, counts, complete, and stats (with
+        `timed`, the processor cycles of each grid too)."""
         if self.kernel(shape) == "cdcl":
             raise NotImplementedError(f"a batch runs a depth-first kernel; {shape} grids are "
                                       "searched with clause learning here (pass search=dfs to "
                                       "batch them)")
-        np, m = numpy_module(), len(grids)
-        out = (np.zeros((m, kept, shape.cells), np.uint8), np.zeros(m, np.int64),
-               np.zeros(m, np.bool_), np.zeros((m, 4 if timed else 3), np.int64))
-        k, args, _, _ = self._arguments(shape, limit, 0, kept, "run_many")
-        k.run_many(grids, *args, *out)
+        out = answers(len(grids), kept, shape.cells, timed)
+        k, state = self._state(shape, limit, 0, kept, "run_many")
+        k.run_many(grids, state, out)
         return out
 
     def line_batch(self, path: str, shape: Shape | None, limit: int,

@@ -1,9 +1,10 @@
-"""The bit intrinsics of the `jit` kernels (numba): LLVM's ctpop, cttz and cycle counter."""
+"""The bit intrinsics of the `jit` kernels (numba): LLVM's ctpop, cttz and cycle counter; and the
+small mask loops that several kernels share (inlined where they are called)."""
 
 from __future__ import annotations
 
 from llvmlite import ir
-from numba import types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -33,3 +34,61 @@ def low_index(typingctx, x):
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
     return types.int64(types.int64), codegen
+
+
+@njit(cache=True, inline="always")
+def spread(values, start, step, count, mask):
+    """(once, twice): the bits set in at least one, and in two or more, of the `count` masks
+    values[start + i * step] & mask."""
+    once = 0
+    twice = 0
+    for i in range(count):
+        m = values[start + i * step] & mask
+        twice |= once & m
+        once |= m
+    return once, twice
+
+
+@njit(cache=True, inline="always")
+def spread_at(cand, table, row, count):
+    """(once, twice) of the masks of the first `count` cells of a table's row (a unit's, a
+    group's)."""
+    once = 0
+    twice = 0
+    for i in range(count):
+        m = cand[table[row, i]]
+        twice |= once & m
+        once |= m
+    return once, twice
+
+
+@njit(cache=True, inline="always")
+def strike_masks(st, start, step, count, skip, bits):
+    """`bits` struck from the masks st[start + i * step] but the skip-th; the masks changed, bit
+    start + i * step each."""
+    changed = 0
+    for i in range(count):
+        k = start + i * step
+        if i != skip and st[k] & bits:
+            st[k] &= ~bits
+            changed |= 1 << k
+    return changed
+
+
+@njit(cache=True, inline="always")
+def first_holding(values, start, step, count, p):
+    """The first i whose mask values[start + i * step] holds bit p (count: none does)."""
+    for i in range(count):
+        if values[start + i * step] >> p & 1:
+            return i
+    return count
+
+
+@njit(cache=True, inline="always")
+def lone_cells(st, start, step, count, open_cells):
+    """Of `open_cells`, those that one mask alone of st[start + i * step] holds (one digit
+    left); -1 when one of them none holds."""
+    if not open_cells:
+        return 0
+    once, twice = spread(st, start, step, count, open_cells)
+    return -1 if open_cells & ~once else open_cells & ~twice

@@ -3,6 +3,8 @@ search, and the heap of variables by VSIDS activity."""
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -35,30 +37,49 @@ DECAY = 1 / 0.95
 internal = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, _nrt=False)
 
 
-def state(n: int, limit: int, keep: int, capacity: int) -> tuple[np.ndarray, ...]:
-    """Fresh arrays for one search: iv, act, cells, uds, lims, pool, meta, watch, lists, regs,
-    fregs, recent, sols (the solution buffer of `capacity` grids)."""
+class Learning(NamedTuple):
+    """The arrays of one clause-learning search, in the order run() takes them."""
+
+    iv: Any  # IV_ROWS x variables: value, level, reason, phase, heap, ...
+    act: Any  # VSIDS activities
+    cells: Any
+    uds: Any
+    lims: Any
+    pool: Any  # the clauses' literals (grow doubles it)
+    meta: Any  # each clause's start, length, LBD (and reduce_pool's scratch)
+    watch: Any  # the watch arena
+    lists: Any
+    regs: Any  # Q_* registers
+    fregs: Any
+    recent: Any  # Glucose's recent LBDs
+    sols: Any  # the solution buffer
+
+
+def state(n: int, limit: int, keep: int, capacity: int) -> Learning:
+    """Fresh arrays for one search, sols the solution buffer of `capacity` grids."""
     cells = n * n
     nv = cells * n
     pool = min(1 << 21, max(1 << 14, 64 * nv))
     clauses = pool // 8
     regs = np.zeros(QREGS, np.int64)
     regs[Q_LIMIT], regs[Q_KEEP], regs[Q_LUBY_UNIT] = limit, keep, LUBY_UNIT
-    return (np.zeros((IV_ROWS, nv), np.int64), np.zeros(nv, np.float64),
-            np.zeros((2, cells), np.int64), np.zeros((2, 3 * cells), np.int64),
-            np.zeros(nv + 1, np.int64), np.zeros(pool, np.int32),
-            np.zeros((4, clauses), np.int64), np.zeros((2, 8 * clauses), np.int32),
-            np.zeros((3, 2 * nv), np.int64), regs, np.ones(2, np.float64),
-            np.zeros(RECENT, np.int64), np.zeros((capacity, cells), np.int64))
+    return Learning(np.zeros((IV_ROWS, nv), np.int64), np.zeros(nv, np.float64),
+                    np.zeros((2, cells), np.int64), np.zeros((2, 3 * cells), np.int64),
+                    np.zeros(nv + 1, np.int64), np.zeros(pool, np.int32),
+                    np.zeros((4, clauses), np.int64), np.zeros((2, 8 * clauses), np.int32),
+                    np.zeros((3, 2 * nv), np.int64), regs, np.ones(2, np.float64),
+                    np.zeros(RECENT, np.int64), np.zeros((capacity, cells), np.int64))
 
 
-def grow(arrays: list[np.ndarray]) -> None:
-    """Double the clause pool, its table and the watch arena of a state, in place in the list."""
-    for at in (5, 6, 7):
-        old = arrays[at]
+def grow(found: Learning) -> Learning:
+    """The state with its clause pool, their table and the watch arena doubled."""
+    def doubled(old: np.ndarray) -> np.ndarray:
         new = np.zeros((*old.shape[:-1], 2 * old.shape[-1]), old.dtype)
         new[..., :old.shape[-1]] = old
-        arrays[at] = new
+        return new
+
+    return found._replace(pool=doubled(found.pool), meta=doubled(found.meta),
+                          watch=doubled(found.watch))
 
 
 def positions(units: np.ndarray, cunits: np.ndarray) -> np.ndarray:
@@ -76,32 +97,36 @@ def positions(units: np.ndarray, cunits: np.ndarray) -> np.ndarray:
 def heap_up(iv, act, i):
     heap, hpos = iv[V_HEAP], iv[V_HPOS]
     v = heap[i]
-    while i > 0:
-        parent = (i - 1) >> 1
-        if act[heap[parent]] >= act[v]:
-            break
-        heap[i] = heap[parent]
-        hpos[heap[i]] = i
-        i = parent
-    heap[i] = v
-    hpos[v] = i
+    while i > 0 and act[heap[(i - 1) >> 1]] < act[v]:
+        i = heap_move(heap, hpos, i, (i - 1) >> 1)
+    heap_move_in(heap, hpos, i, v)
 
 
 @njit(cache=True, inline="always")
 def heap_down(iv, act, i, size):
     heap, hpos = iv[V_HEAP], iv[V_HPOS]
     v = heap[i]
-    while True:
+    while 2 * i + 1 < size:
         child = 2 * i + 1
-        if child >= size:
-            break
         if child + 1 < size and act[heap[child + 1]] > act[heap[child]]:
             child += 1
         if act[heap[child]] <= act[v]:
             break
-        heap[i] = heap[child]
-        hpos[heap[i]] = i
-        i = child
+        i = heap_move(heap, hpos, i, child)
+    heap_move_in(heap, hpos, i, v)
+
+
+@njit(cache=True, inline="always")
+def heap_move(heap, hpos, i, j):
+    """The variable at heap place j moved to place i; j (the place left open)."""
+    heap[i] = heap[j]
+    hpos[heap[i]] = i
+    return j
+
+
+@njit(cache=True, inline="always")
+def heap_move_in(heap, hpos, i, v):
+    """Variable v put at heap place i."""
     heap[i] = v
     hpos[v] = i
 
@@ -141,7 +166,6 @@ def bump(iv, act, fregs, v):
         fregs[0] *= 1e-100
     if iv[V_HPOS, v] >= 0:
         heap_up(iv, act, iv[V_HPOS, v])
-
 
 
 @njit(cache=True, inline="always")

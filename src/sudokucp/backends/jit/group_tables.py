@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache, lru_cache
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from sudokucp.backends.jit.layout import REGS_LEN
+from sudokucp.backends.jit.layout import FRAME_LEN, REGS_LEN
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.rules import Rules, layout
 
@@ -17,8 +18,26 @@ TABLE_SIDE = 16  # the combos table (2^N masks) up to this side; bounds above it
 # geo: shape, options, group counts, scratch offsets
 G_N, G_CELLS, G_LIMIT, G_KEEP, G_NFULL, G_TABLE, G_QUEUE, G_GDIRTY, G_SDIRTY, G_SIZE = range(10)
 S_QLEN, S_SOLVED = range(2)  # scratch: queue length, cells placed, then the queue and the flags
-F_CELL, F_REST, F_SOLVED = range(3)  # frames: one row per depth
-FRAME_LEN = 3
+
+
+class Groups(NamedTuple):
+    """The groups kernel's state: a variant's tables, geo, and one search's buffers."""
+
+    gcells: Any  # the groups' cells, full groups first (padded with -1)
+    peers: Any
+    cgroups: Any  # each cell's groups
+    allowed: Any  # each cell's digits before the givens
+    qcells: Any  # the cage sums' cells
+    qtotal: Any
+    csum: Any  # each cell's cage sum, -1: none
+    combos: Any
+    starts: Any
+    geo: Any
+    cand: Any  # a row of candidate masks per depth
+    frames: Any  # layout's frames: the cell in F_INDEX
+    regs: Any
+    sols: Any
+    scr: Any
 
 
 def padded(rows: Sequence[Sequence[int]]) -> np.ndarray:
@@ -73,12 +92,14 @@ def geometry(side: int, groups: int, sums: int, nfull: int, limit: int, keep: in
                      sdirty + sums], np.int64)
 
 
-def arguments(puzzle: Puzzle, limit: int, keep: int, capacity: int) -> tuple:
-    """run()'s arguments but the grid and the budget: the tables, geo and fresh buffers (cand,
-    frames, regs, sols of `capacity` grids, scr); keep 1: every grid handed over."""
+def state(puzzle: Puzzle, limit: int, keep: int, capacity: int) -> Groups:
+    """A fresh state of a variant's search: its tables, geo and buffers (a solution buffer of
+    `capacity` grids); keep 1: every grid handed over."""
     *arrays, nfull = tables(puzzle.shape, puzzle.rules)
-    cells = puzzle.shape.cells
-    geo = geometry(puzzle.side, len(arrays[0]), len(arrays[5]), nfull, limit, keep)
-    return (*arrays, geo, np.empty((cells + 2, cells), np.int64),
-            np.zeros((cells + 2, FRAME_LEN), np.int64), np.zeros(REGS_LEN, np.int64),
-            np.zeros((capacity, cells), np.uint8), np.zeros(int(geo[G_SIZE]), np.int64))
+    found, cells = Groups(*arrays, *(None,) * 6), puzzle.shape.cells
+    geo = geometry(puzzle.side, len(found.gcells), len(found.qtotal), nfull, limit, keep)
+    return found._replace(geo=geo, cand=np.empty((cells + 2, cells), np.int64),
+                          frames=np.zeros((cells + 2, FRAME_LEN), np.int64),
+                          regs=np.zeros(REGS_LEN, np.int64),
+                          sols=np.zeros((capacity, cells), np.uint8),
+                          scr=np.zeros(int(geo[G_SIZE]), np.int64))

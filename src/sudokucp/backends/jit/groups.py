@@ -1,5 +1,6 @@
 """The `jit` backend's search over a variant's groups (sudokucp.rules.layout): a propagating
-depth-first search on candidate masks, resumable like dfs.py; imported only when a variant runs.
+depth-first search on candidate masks, driver.py's resumable loop over these steps; imported
+only when a variant runs.
 
 Glossary: cand = one row of candidate masks (bit d-1 for digit d), a cell is placed once its
 mask has one bit (queued exactly once then, and struck from its `peers`); g = group, a row of
@@ -20,11 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokucp.backends.jit.bits import low_index, popcount
+from sudokucp.backends.jit.bits import low_index, popcount, spread_at
+from sudokucp.backends.jit.driver import copy_down, resume, write_masks
 from sudokucp.backends.jit.group_tables import (
-    F_CELL,
-    F_REST,
-    F_SOLVED,
     G_CELLS,
     G_GDIRTY,
     G_KEEP,
@@ -37,28 +36,13 @@ from sudokucp.backends.jit.group_tables import (
     G_TABLE,
     S_QLEN,
     S_SOLVED,
-    arguments,
+    state,
 )
-from sudokucp.backends.jit.layout import (
-    BUDGET,
-    EXHAUSTED,
-    FULL_BUFFER,
-    LIMIT,
-    R_BACKTRACKS,
-    R_DEPTH,
-    R_FOUND,
-    R_GUESSES,
-    R_NEED,
-    R_NODES,
-    R_PHASE,
-    R_STORED,
-    REGS_LEN,
-)
+from sudokucp.backends.jit.layout import F_INDEX, F_REST, F_SOLVED, R_NODES
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.rules import Rules
 
-__all__ = ["BUDGET", "EXHAUSTED", "FULL_BUFFER", "LIMIT", "R_BACKTRACKS", "R_FOUND",
-           "R_GUESSES", "R_NODES", "R_PHASE", "R_STORED", "arguments", "run", "warm"]
+__all__ = ["run", "state", "warm"]
 
 
 def warm() -> None:
@@ -66,8 +50,7 @@ def warm() -> None:
     from sudokucp.rules import Cage
 
     puzzle = Puzzle(Shape(2, 2), (0,) * 16, "", Rules(cages=(Cage((0, 1), 3),)))
-    args = arguments(puzzle, 1, 1, 1)
-    run(np.zeros(16, np.uint8), *args, -1)
+    run(np.zeros(16, np.uint8), state(puzzle, 1, 1, 1), -1)
 
 
 # --- propagation ---------------------------------------------------------------------------------
@@ -133,12 +116,7 @@ def hidden(cand, gcells, cgroups, csum, scr, geo):
         if not scr[gd + g]:
             continue
         scr[gd + g] = 0
-        once = 0
-        twice = 0
-        for i in range(n):
-            m = cand[gcells[g, i]]
-            twice |= once & m
-            once |= m
+        once, twice = spread_at(cand, gcells, g, n)
         if once != full:
             return -1
         lone = once & ~twice
@@ -248,68 +226,59 @@ def sums(cand, qcells, qtotal, combos, starts, cgroups, csum, scr, geo):
 
 
 @njit(cache=True, _nrt=False)
-def fixpoint(cand, gcells, peers, cgroups, qcells, qtotal, csum, combos, starts, scr, geo,
-             regs):
+def fixpoint(cand, s):
     """Naked singles, cage sums and hidden singles until nothing changes; False on a
     contradiction."""
+    cgroups, csum, scr, geo = s.cgroups, s.csum, s.scr, s.geo
     while True:
-        if not drain(cand, peers, cgroups, csum, scr, geo, regs):
+        if not drain(cand, s.peers, cgroups, csum, scr, geo, s.regs):
             return False
-        out = sums(cand, qcells, qtotal, combos, starts, cgroups, csum, scr, geo)
+        out = sums(cand, s.qcells, s.qtotal, s.combos, s.starts, cgroups, csum, scr, geo)
         if out < 0:
             return False
         if out:
             continue
-        out = hidden(cand, gcells, cgroups, csum, scr, geo)
+        out = hidden(cand, s.gcells, cgroups, csum, scr, geo)
         if out < 0:
             return False
         if out == 0:
             return True
 
 
-# --- the search ----------------------------------------------------------------------------------
+# --- the steps (driver.py's) ---------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
-def start(grid, gcells, peers, cgroups, allowed, qcells, qtotal, csum, combos, starts, geo, cand,
-          frames, regs, scr):
-    """Load the allowed digits and the givens into level 0 and propagate; False when they clash
-    or propagation fails."""
-    for i in range(REGS_LEN):
-        regs[i] = 0
+def begin(grid, s):
+    """The allowed digits and the givens loaded into depth 0 and propagated; the cells placed,
+    -1 when they clash."""
+    geo, scr, row = s.geo, s.scr, s.cand[0]
     for i in range(scr.shape[0]):
         scr[i] = 0
     for g in range(geo[G_NFULL]):
         scr[geo[G_GDIRTY] + g] = 1
-    for q in range(qcells.shape[0]):
+    for q in range(s.qcells.shape[0]):
         scr[geo[G_SDIRTY] + q] = 1
-    regs[R_PHASE] = 1
-    row = cand[0]
     for c in range(geo[G_CELLS]):
-        m = allowed[c]
+        m = s.allowed[c]
         if grid[c]:
             bit = 1 << (np.int64(grid[c]) - 1)
             if not m & bit:
-                return False
+                return -1
             m = bit
         row[c] = m
         if not m & (m - 1):
             scr[geo[G_QUEUE] + scr[S_QLEN]] = c
             scr[S_QLEN] += 1
-    if not fixpoint(row, gcells, peers, cgroups, qcells, qtotal, csum, combos, starts, scr, geo,
-                    regs):
-        return False
-    frames[0, F_SOLVED] = scr[S_SOLVED]
-    regs[R_DEPTH] = 0
-    regs[R_NEED] = 1
-    return True
+    return scr[S_SOLVED] if fixpoint(row, s) else -1
 
 
 @njit(cache=True, _nrt=False)
-def choose(cand, frame, cells):
+def choose(s, d):
     """Branch on the open cell with the fewest candidates (the first with two)."""
+    cand = s.cand[d]
     best = -1
     low = 99
-    for c in range(cells):
+    for c in range(s.geo[G_CELLS]):
         m = cand[c]
         if m & (m - 1):
             k = popcount(m)
@@ -317,77 +286,28 @@ def choose(cand, frame, cells):
                 best, low = c, k
                 if k == 2:
                     break
-    frame[F_CELL], frame[F_REST] = best, cand[best]
+    s.frames[d, F_INDEX], s.frames[d, F_REST] = best, cand[best]
 
 
 @njit(cache=True, _nrt=False)
-def store(cand, sols, regs, cells):
-    """Count a solution and write it to the buffer if it has room."""
-    regs[R_FOUND] += 1
-    if regs[R_STORED] < sols.shape[0]:
-        row = sols[regs[R_STORED]]
-        for c in range(cells):
-            row[c] = low_index(cand[c]) + 1
-        regs[R_STORED] += 1
+def descend(s, d, alt):
+    """Depth d copied to d + 1, the digit `alt` placed in frames[d]'s cell and propagated; the
+    cells placed, -1 when refuted."""
+    cand, scr, geo = s.cand, s.scr, s.geo
+    row = copy_down(cand, d, geo[G_CELLS])
+    scr[S_QLEN] = 0
+    scr[S_SOLVED] = s.frames[d, F_SOLVED]
+    for i in range(geo[G_GDIRTY], geo[G_SIZE]):  # a failed node may leave flags set
+        scr[i] = 0
+    if keep_only(row, s.frames[d, F_INDEX], alt, s.cgroups, s.csum, scr, geo) \
+            and fixpoint(row, s):
+        return scr[S_SOLVED]
+    return -1
 
 
 @njit(cache=True, _nrt=False)
-def run(grid, gcells, peers, cgroups, allowed, qcells, qtotal, csum, combos, starts, geo, cand,
-        frames, regs, sols, scr, budget):
-    """Search on from the registers for at most `budget` guesses (< 0: no bound); returns
-    EXHAUSTED, BUDGET, LIMIT (limit solutions found) or FULL_BUFFER (the caller empties it)."""
-    cells, limit = geo[G_CELLS], geo[G_LIMIT]
-    if regs[R_PHASE] == 0 and not start(grid, gcells, peers, cgroups, allowed, qcells, qtotal,
-                                         csum, combos, starts, geo, cand, frames, regs, scr):
-        regs[R_PHASE] = 2
-    if regs[R_PHASE] == 2:
-        return EXHAUSTED
-    d = regs[R_DEPTH]
-    spent = 0
-    flags, nflags = geo[G_GDIRTY], geo[G_SIZE] - geo[G_GDIRTY]
-    while True:
-        if regs[R_NEED]:
-            regs[R_NEED] = 0
-            if frames[d, F_SOLVED] == cells:
-                frames[d, F_REST] = 0
-                store(cand[d], sols, regs, cells)
-                if limit and regs[R_FOUND] >= limit:
-                    regs[R_DEPTH] = d
-                    return LIMIT
-                if geo[G_KEEP] and regs[R_STORED] == sols.shape[0]:
-                    regs[R_DEPTH] = d
-                    return FULL_BUFFER
-            else:
-                choose(cand[d], frames[d], cells)
-        rest = frames[d, F_REST]
-        if rest == 0:
-            d -= 1
-            if d < 0:
-                regs[R_PHASE] = 2
-                regs[R_DEPTH] = 0
-                return EXHAUSTED
-            continue
-        if 0 <= budget <= spent:
-            regs[R_DEPTH] = d
-            return BUDGET
-        spent += 1
-        alt = rest & -rest
-        frames[d, F_REST] = rest ^ alt
-        regs[R_GUESSES] += 1
-        row = cand[d + 1]
-        for c in range(cells):
-            row[c] = cand[d, c]
-        scr[S_QLEN] = 0
-        scr[S_SOLVED] = frames[d, F_SOLVED]
-        for i in range(nflags):  # a failed node may leave flags set
-            scr[flags + i] = 0
-        ok = keep_only(row, frames[d, F_CELL], alt, cgroups, csum, scr, geo)
-        if ok:
-            ok = fixpoint(row, gcells, peers, cgroups, qcells, qtotal, csum, combos, starts, scr,
-                          geo, regs)
-        if ok:
-            d += 1
-            frames[d, F_SOLVED] = scr[S_SOLVED]
-            regs[R_NEED] = 1
-        else:
-            regs[R_BACKTRACKS] += 1
+def run(grid, s, budget):
+    """Search on from the registers for at most `budget` guesses (driver.resume)."""
+    geo = s.geo
+    return resume(begin, choose, descend, write_masks, grid, s, geo[G_CELLS], geo[G_LIMIT],
+                  geo[G_KEEP], budget)

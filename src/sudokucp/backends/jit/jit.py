@@ -74,6 +74,16 @@ from sudokucp.backends.jit.kernels import (
     ready,
     tables,
 )
+from sudokucp.backends.jit.layout import (
+    EXHAUSTED,
+    LIMIT,
+    R_BACKTRACKS,
+    R_FOUND,
+    R_GUESSES,
+    R_NODES,
+    R_PHASE,
+    R_STORED,
+)
 from sudokucp.backends.jit.runs import BUDGET_S, FIRST_BUDGET, STOPPED, _drive, _Plan  # noqa: F401
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result
@@ -224,83 +234,76 @@ class Jit(Batches, Backend):
             plan = self.plans[key] = self._plan(shape, limit, keep)
         grid = as_grid(puzzle.cells)
         solutions = Found(keep)
-        if plan.dfs:
-            status, timed_out, stats = self._dfs(plan, grid, solutions, deadline)
-        else:
-            status, timed_out, stats = self._cdcl(plan, grid, solutions, deadline)
+        search = self._dfs if plan.dfs else self._cdcl
+        status, timed_out, stats = search(plan, grid, solutions, deadline)
         if timed_out:
             stats[TIMED_OUT] = 1
-        return solutions, status == plan.k.EXHAUSTED, stats
+        return solutions, status == EXHAUSTED, stats
 
     def _search_groups(self, puzzle: Puzzle, limit: int, deadline: float | None
                        ) -> SearchOutcome:
         """A variant: the groups kernel on the tables of its layout, driven as dfs is."""
         k, keep = groups_kernel(), self._keep
         handover, capacity = buffer_size(limit, keep)
-        args = k.arguments(puzzle, limit, int(handover), capacity)
-        plan = _Plan("groups", k, puzzle.shape, limit, handover, capacity, args, args[-3],
-                     args[-2])
+        plan = _Plan("groups", k, puzzle.shape, limit, handover, capacity,
+                     k.state(puzzle, limit, int(handover), capacity))
         solutions = Found(keep)
         status, timed_out, stats = self._dfs(plan, as_grid(puzzle.cells), solutions, deadline)
         if timed_out:
             stats[TIMED_OUT] = 1
-        return solutions, status == k.EXHAUSTED, stats
+        return solutions, status == EXHAUSTED, stats
 
     def _plan(self, shape: Shape, limit: int, keep: int | None) -> _Plan:
         """What every search of a shape, limit and keep shares: the kernel, the solution buffer's
-        size and, for dfs and bands, their tables and buffers (reused from search to search)."""
+        size and, for dfs and bands, their state (reused from search to search)."""
         kernel = self.kernel(shape)
         handover, capacity = buffer_size(limit, keep)
         if kernel == "cdcl":
             return _Plan(kernel, ready(kernel), shape, limit, handover, capacity)
-        k, args, regs, sols = self._arguments(shape, limit, int(handover), capacity)
-        return _Plan(kernel, k, shape, limit, handover, capacity, args, regs, sols)
+        k, state = self._state(shape, limit, int(handover), capacity)
+        return _Plan(kernel, k, shape, limit, handover, capacity, state)
 
-    def _arguments(self, shape: Shape, limit: int, keep: int, capacity: int, entry: str = "run"
-                   ) -> tuple[ModuleType, tuple, Any, Any]:
-        """A depth-first kernel (dfs or bands) with `entry` compiled, the arguments of its run()
-        and run_many() but the grids and the budget (tables, geo, fresh buffers), and among
-        them its registers and its solution buffer of `capacity` grids."""
-        kernel = self.kernel(shape)
-        if kernel == "bands":
+    def _state(self, shape: Shape, limit: int, keep: int, capacity: int, entry: str = "run"
+               ) -> tuple[ModuleType, Any]:
+        """A depth-first kernel (dfs or bands) with `entry` compiled, and a fresh state of its
+        (tables, geo, buffers with a solution buffer of `capacity` grids)."""
+        if self.kernel(shape) == "bands":
             k = ready("bands", entry, nine_bands(shape))
             geo = k.layout(shape.side, shape.box_rows, shape.box_cols, limit, keep)
-            args = (band_tables(shape), geo, *k.buffers(geo, capacity))
-            return k, args, args[4], args[5]
+            return k, k.state(band_tables(shape), geo, capacity)
         k = ready("dfs", entry, self.dfs_version_of(shape))
-        geo = self.geo(shape, limit, keep)
-        args = (*tables(shape), geo, *k.buffers(geo, capacity))
-        return k, args, args[6], args[7]
+        return k, k.state(tables(shape), self.geo(shape, limit, keep), capacity)
 
     def _dfs(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
              ) -> tuple[int, bool, dict]:
-        """The propagating depth-first kernel, on the plan's buffers."""
-        k, args, regs, sols = plan.k, plan.args, plan.regs, plan.sols
-        regs[k.R_PHASE] = 0  # start afresh: the kernel resets the rest
-        status = k.run(grid, *args, -1 if deadline is None else FIRST_BUDGET)
+        """A depth-first kernel (dfs, bands, groups) on the plan's state."""
+        k, state = plan.k, plan.state
+        regs, sols = state.regs, state.sols
+        regs[R_PHASE] = 0  # start afresh: the kernel resets the rest
+        status = k.run(grid, state, -1 if deadline is None else FIRST_BUDGET)
         timed_out = False
-        if status == k.LIMIT or status == k.EXHAUSTED:  # the common case: one call, no clock
+        if status in (LIMIT, EXHAUSTED):  # the common case: one call, no clock
             counts = regs.tolist()
-            for i in range(counts[k.R_STORED]):
+            for i in range(counts[R_STORED]):
                 solutions.append(sols[i].tobytes())  # uint8 digits: a tuple of ints once kept
         else:
-            status, timed_out = _drive(lambda budget: k.run(grid, *args, budget), k, regs, sols,
-                                       k.R_STORED, solutions, deadline, status)
+            status, timed_out = _drive(lambda budget: k.run(grid, state, budget), regs, sols,
+                                       R_STORED, solutions, deadline, status)
             counts = regs.tolist()
         if not plan.handover:
-            solutions.count += counts[k.R_FOUND] - counts[k.R_STORED]  # counted, not kept
-        return status, timed_out, {"nodes": counts[k.R_NODES], "guesses": counts[k.R_GUESSES],
-                                   "backtracks": counts[k.R_BACKTRACKS]}
+            solutions.count += counts[R_FOUND] - counts[R_STORED]  # counted, not kept
+        return status, timed_out, {"nodes": counts[R_NODES], "guesses": counts[R_GUESSES],
+                                   "backtracks": counts[R_BACKTRACKS]}
 
     def _cdcl(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
               ) -> tuple[int, bool, dict]:
         """The clause-learning kernel from the candidates that the `root` propagation leaves; a
         first-solution search that passes `fallback` conflicts starts over with the FALLBACK
         settings (phase=true, minimise=local)."""
-        k, shape, options = plan.k, plan.shape, self.options
+        shape, options = plan.shape, self.options
         masks = self._root_masks(shape, grid)
         if masks is None:  # the root propagation found a contradiction: no solution
-            return k.EXHAUSTED, False, {"nodes": 0, "guesses": 0, "backtracks": 0}
+            return EXHAUSTED, False, {"nodes": 0, "guesses": 0, "backtracks": 0}
         starts_over = plan.limit == 1 and not FALLBACK.items() <= options.items()
         cap = max(options["fallback"], 0) if starts_over else 0
         status, timed_out, stats = self._learn(plan, grid, masks, solutions, deadline, options,
@@ -317,8 +320,8 @@ class Jit(Batches, Backend):
         """One clause-learning search on fresh arrays (the pool grows when it must) with these
         options; STOPPED once it has passed `cap` conflicts (0: no cap)."""
         k, shape, limit, handover = plan.k, plan.shape, plan.limit, plan.handover
-        arrays = list(k.state(shape.side, limit, int(handover), plan.capacity))
-        regs, sols = arrays[9], arrays[12]
+        learning = k.state(shape.side, limit, int(handover), plan.capacity)
+        regs = learning.regs
         regs[k.Q_POLARITY] = PHASES.index(options["phase"])
         regs[k.Q_GLUCOSE] = options["restarts"] == "glucose"
         regs[k.Q_MINIMIZE] = options["minimise"] == "recursive"
@@ -326,18 +329,19 @@ class Jit(Batches, Backend):
         shape_arrays = (*tables(shape), cell_positions(shape))
 
         def step(budget: int) -> int:
+            nonlocal learning
             if cap:
                 left = cap - int(regs[k.Q_CONFLICTS])
                 if left <= 0:
                     return STOPPED
                 budget = left if budget < 0 else min(budget, left)
-            status = k.run(grid, masks, *shape_arrays, *arrays, budget)
+            status = k.run(grid, masks, *shape_arrays, *learning, budget)
             while status == k.GROW:  # clauses it may not drop (blocking ones) filled the pool
-                k.grow(arrays)
-                status = k.run(grid, masks, *shape_arrays, *arrays, budget)
+                learning = k.grow(learning)
+                status = k.run(grid, masks, *shape_arrays, *learning, budget)
             return status
 
-        status, timed_out = _drive(step, k, regs, sols, k.Q_STORED, solutions, deadline)
+        status, timed_out = _drive(step, regs, learning.sols, k.Q_STORED, solutions, deadline)
         if not handover:
             solutions.count += int(regs[k.Q_FOUND] - regs[k.Q_STORED])
         return status, timed_out, {"nodes": int(regs[k.Q_NODES]),
@@ -355,11 +359,9 @@ class Jit(Batches, Backend):
             np = numpy_module()
             return np.full(shape.side ** 2, (1 << shape.side) - 1, np.int64)
         d = ready("dfs", "start", dfs_version(level))
-        geo = d.layout(shape.side, shape.box_rows, shape.box_cols, level, 0, 1, 1)
-        cand, frames, regs, _, mate, scr = d.buffers(geo, 1)
-        if not d.start(grid, *tables(shape), geo, cand, frames, regs, mate, scr):
-            return None
-        return cand[0].copy()
+        state = d.state(tables(shape), d.layout(shape.side, shape.box_rows, shape.box_cols,
+                                                level, 0, 1, 1), 1)
+        return state.cand[0].copy() if d.start(grid, state) else None
 
     def geo(self, shape: Shape, limit: int, keep: int) -> Any:
         """The dfs kernel's geo array for a shape, this instance's options and a limit."""

@@ -76,12 +76,12 @@ def nine_bands(shape: Shape) -> bool:
 
 @cache
 def band_tables(shape: Shape) -> Any:
-    """The band-wise kernel's tables of a shape (bands.tables); at 9x9 bands.NINE_TABLES, none:
-    bands9.py's steps hold the geometry in constants, and the general steps are left out."""
+    """The band-wise kernel's tables of a shape (band_layout.tables); empty at 9x9, where
+    bands9.py's steps hold the geometry in constants."""
     from sudokucp.backends.jit import band_layout
 
     if nine_bands(shape):
-        return band_layout.NINE_TABLES
+        return numpy_module().zeros(0, numpy_module().int64)
     return band_layout.tables(shape.box_rows, shape.box_cols)
 
 
@@ -145,15 +145,18 @@ def numba_registries() -> None:
 
 
 KERNELS = ("dfs", "bands", "cdcl", "scan", "groups")  # the modules of compiled code
+MODULES = {("bands", True): "bands9"}  # a kernel's version whose entry points live apart
 
 
-def module(kernel: str) -> ModuleType:
-    """The module of a kernel (one of KERNELS), imported with numba's cache folder set."""
+def module(kernel: str, version: int = 0) -> ModuleType:
+    """The module of a kernel (one of KERNELS) and version, imported with numba's cache folder
+    set."""
     if kernel not in KERNELS:
         raise ValueError(f"no jit kernel {kernel!r} (kernels: {', '.join(KERNELS)})")
     numba_registries()
     with cache_folder():
-        return importlib.import_module(f"sudokucp.backends.jit.{kernel}")
+        return importlib.import_module(
+            f"sudokucp.backends.jit.{MODULES.get((kernel, version), kernel)}")
 
 
 DFS_ENTRIES = ("run", "start", "run_many")
@@ -177,10 +180,10 @@ def compiled(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
     """The kernel's module with `entry` compiled (or loaded from numba's cache) by a call on an
     empty grid; `version`: for dfs LIGHT (no matching filter, mate None), STRONG (the filter on
     the units: alldiff, full) or DUAL (also on the views), for bands the 9x9 one (True:
-    bands9.py's steps) rather than the general one."""
-    found = module(kernel)
+    bands9.py's module) rather than the general one."""
+    found = module(kernel, version)
     with cache_folder():
-        if not cached(kernel, entry):
+        if not cached(found.__name__.rsplit(".", 1)[1], entry):
             say_compiling()
         CALLS[kernel](found, entry, version)
     from sudokucp.backends import after_answers
@@ -191,17 +194,25 @@ def compiled(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
 
 def _call_dfs(k: ModuleType, entry: str, version: int) -> None:
     """One call of a dfs entry point on an empty 4x4 grid, at a level of its version."""
-    np, shape = numpy_module(), Shape(2, 2)
-    geo = k.layout(4, 2, 2, (k.LOCKED, k.FULL, k.DUAL)[version], 0, 1, 1)
-    cand, frames, regs, sols, mate, scr = k.buffers(geo, 1)
+    from sudokucp.backends.jit.layout import DUAL, FULL, LOCKED
+
+    shape = Shape(2, 2)
+    geo = k.layout(4, 2, 2, (LOCKED, FULL, DUAL)[version], 0, 1, 1)
+    _call_search(k, entry, k.state(tables(shape), geo, 1), 16)
+
+
+def _call_search(k: ModuleType, entry: str, state: Any, cells: int) -> None:
+    """One call of a depth-first kernel's entry point (run, start or run_many) on a state and
+    an empty grid."""
+    from sudokucp.backends.jit.layout import answers
+
+    grid = as_grid((0,) * cells)
     if entry == "run":
-        k.run(as_grid((0,) * 16), *tables(shape), geo, cand, frames, regs, sols, mate, scr, -1)
+        k.run(grid, state, -1)
     elif entry == "start":
-        k.start(as_grid((0,) * 16), *tables(shape), geo, cand, frames, regs, mate, scr)
+        k.start(grid, state)
     else:
-        k.run_many(np.zeros((1, 16), np.uint8), *tables(shape), geo, cand, frames, regs, sols,
-                   mate, scr, np.zeros((1, 1, 16), np.uint8), np.zeros(1, np.int64),
-                   np.zeros(1, np.bool_), np.zeros((1, 4), np.int64))
+        k.run_many(grid.reshape(1, cells), state, answers(1, 1, cells, timed=True))
 
 
 def _call_cdcl(k: ModuleType, entry: str, version: int) -> None:
@@ -220,18 +231,11 @@ def _call_scan(k: ModuleType, entry: str, version: int) -> None:
 
 
 def _call_bands(k: ModuleType, entry: str, nine: bool) -> None:
-    """One call of a bands entry point on an empty grid: 9x9 for the version of bands9.py's
-    steps, else 4x4 for the general one."""
-    np = numpy_module()
+    """One call of a bands entry point on an empty grid: 9x9 for bands9.py's version, else 4x4
+    for the general one."""
     shape = Shape(3, 3) if nine else Shape(2, 2)
-    n, cells = shape.side, shape.cells
-    geo = k.layout(n, shape.box_rows, shape.box_cols, 1, 1)
-    args = (band_tables(shape), geo, *k.buffers(geo, 1))
-    if entry == "run":
-        k.run(as_grid((0,) * cells), *args, -1)
-    else:
-        k.run_many(np.zeros((1, cells), np.uint8), *args, np.zeros((1, 1, cells), np.uint8),
-                   np.zeros(1, np.int64), np.zeros(1, np.bool_), np.zeros((1, 4), np.int64))
+    geo = k.layout(shape.side, shape.box_rows, shape.box_cols, 1, 1)
+    _call_search(k, entry, k.state(band_tables(shape), geo, 1), shape.cells)
 
 
 def _call_groups(k: ModuleType, entry: str, version: int) -> None:
@@ -280,3 +284,7 @@ def warm_all(progress: Callable[[str, int, int], None] | None = None) -> str:
     removed, size = ahead.prune()
     return built + (f"; {removed} stale cache folder{'s' * (removed != 1)} of earlier sources "
                     f"removed ({size / 2**20:.1f} MB)" if removed else "")
+
+
+if __name__ == "__main__":  # ahead.build_apart's process: the 9x9 path's machine code built
+    sys.exit(ahead.main(compiled))

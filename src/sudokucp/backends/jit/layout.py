@@ -1,5 +1,6 @@
 """The layout of the `jit` depth-first kernel: field numbers of its arrays and the geo array of
-a shape (no numba here: the bit intrinsics are in bits.py).
+a shape, the kernels' states as NamedTuples of arrays, and a batch's answers (no numba here, and
+numpy imported when an array is made: the backend's Python side reads these names).
 
 Glossary: n = side, cand = one row of candidate masks (bit d-1 for digit d), a cell is placed
 once its mask has one bit (it is then queued exactly once and struck from its peers), u = unit
@@ -9,7 +10,7 @@ array (fields G_*), regs = the search's registers (R_*), scr = scratch (S_*, off
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any, NamedTuple
 
 # geo: shape, options, scratch offsets
 G_N, G_R, G_C, G_CELLS, G_LEVEL, G_BRANCH, G_LIMIT, G_KEEP = range(8)
@@ -32,8 +33,10 @@ UNIT_HINTS, VIEW_HINTS = 2, 3
 EXHAUSTED, BUDGET, LIMIT, FULL_BUFFER = range(4)
 
 
-def layout(n: int, r: int, c: int, level: int, branch: int, limit: int, keep: int) -> np.ndarray:
+def layout(n: int, r: int, c: int, level: int, branch: int, limit: int, keep: int) -> Any:
     """The geo array of a shape and options, with the scratch offsets."""
+    import numpy as np
+
     cells = n * n
     dirty = S_QUEUE + cells
     weight = dirty + 3 * n
@@ -46,3 +49,48 @@ def layout(n: int, r: int, c: int, level: int, branch: int, limit: int, keep: in
     return np.array([n, r, c, cells, level, branch, limit, keep, dirty, weight, hseg, vseg, ad,
                      views, hidden, size], dtype=np.int64)
 
+
+
+class Dfs(NamedTuple):
+    """The dfs kernel's state: the shape's tables, geo, and one search's buffers."""
+
+    units: Any  # 3N x N cells of each unit
+    peers: Any  # cells x peers
+    cunits: Any  # cells x 3: the units of each cell
+    geo: Any
+    cand: Any  # a row of candidate masks per depth
+    frames: Any  # a row of FRAME_LEN per depth
+    regs: Any
+    sols: Any  # uint8 solution buffer (capacity x cells)
+    mate: Any  # the matching filter's hints: None at the levels without it (UNIT_HINTS)
+    scr: Any
+
+
+class Answers(NamedTuple):
+    """What a batch (run_many) writes, one row per grid."""
+
+    solutions: Any  # uint8 (grids x kept x cells): the first solutions, zeros after the count
+    counts: Any  # int64 (grids,): solutions counted, up to the limit
+    complete: Any  # bool (grids,): search exhausted, so the count is exact
+    stats: Any  # int64 (grids x 3 or 4): nodes, guesses, backtracks (and processor cycles)
+
+
+def answers(grids: int, kept: int, cells: int, timed: bool = False) -> Answers:
+    """Zeroed answers of a batch of `grids` grids, `kept` solutions each."""
+    import numpy as np
+
+    return Answers(np.zeros((grids, kept, cells), np.uint8), np.zeros(grids, np.int64),
+                   np.zeros(grids, np.bool_), np.zeros((grids, 4 if timed else 3), np.int64))
+
+
+def state(tables: tuple[Any, Any, Any], geo: Any, capacity: int) -> Dfs:
+    """A fresh dfs state of a shape's tables (units, peers, cunits) and geo, with a solution
+    buffer of `capacity` grids; mate None at the levels without the matching filter."""
+    import numpy as np
+
+    n, cells, level = int(geo[G_N]), int(geo[G_CELLS]), geo[G_LEVEL]
+    mate = None if level < ALLDIFF else np.full((3 * n, n), -1, np.int64) if level < DUAL \
+        else np.full((2, 3 * n, n), -1, np.int64)
+    return Dfs(*tables, geo, np.empty((cells + 2, cells), np.int64),
+               np.zeros((cells + 2, FRAME_LEN), np.int64), np.zeros(REGS_LEN, np.int64),
+               np.zeros((capacity, cells), np.uint8), mate, np.zeros(int(geo[G_SIZE]), np.int64))

@@ -28,7 +28,6 @@ from typing import Any
 
 import numpy as np
 
-from sudokucp.backends.jit.jit import Jit
 from sudokucp.backends.jit.kernels import ready, tables
 from sudokucp.clock import cpu_seconds
 from sudokucp.io.formats import MAX_LINE, UTF16_MARKS, Entry, iter_entries
@@ -76,12 +75,12 @@ class LineBatch:
     solved: Solved
 
 
-def solve_lines(data: bytes | Any, shape: Shape | None = None, *, backend: Jit | None = None,
+def solve_lines(data: bytes | Any, shape: Shape | None = None, *, backend: Any,
                 limit: int = 1, kept: int = 1, stem: str = "") -> LineBatch:
     """Read and solve the one-line grids of a text (bytes, or an array of rows: uint8 or 'S'),
-    `kept` solutions kept per grid up to `limit` counted (0: all); the other lines' entries are
-    the ordinary reader's (`lines.rest`), their puzzles left to the caller."""
-    backend = backend or Jit()
+    `kept` solutions kept per grid up to `limit` counted (0: all), by `backend` (a Jit); the
+    other lines' entries are the ordinary reader's (`lines.rest`), their puzzles left to the
+    caller."""
     lines = read_lines(data, shape, stem=stem)
     return LineBatch(lines, solve_grids(backend, lines.grids, lines.shape, limit=limit, kept=kept))
 
@@ -182,7 +181,7 @@ def whole(raw: bytes, shape: Shape | None, stem: str) -> Lines:
 
 # --- solving -------------------------------------------------------------------------------------
 
-def solve_grids(backend: Jit, grids: Any, shape: Shape | None, *, limit: int = 1,
+def solve_grids(backend: Any, grids: Any, shape: Shape | None, *, limit: int = 1,
                 kept: int = 1) -> Solved:
     """The dfs kernel's batch over (grids x cells) uint8 givens, with the backend's options."""
     if not 1 <= kept <= MAX_KEPT:
@@ -198,9 +197,10 @@ def solve_grids(backend: Jit, grids: Any, shape: Shape | None, *, limit: int = 1
     t0, c0 = time.perf_counter(), cpu_seconds()
     out = backend.run_batch(grids, shape, limit, kept, timed=True)
     wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
-    cycles = out[3][:, 3].astype(np.float64)
+    cycles = out.stats[:, 3].astype(np.float64)
     share = cycles / cycles.sum() if cycles.sum() > 0 else np.full(m, 1 / m)
-    return Solved(*out[:3], out[3][:, :3], share * wall, share * cpu, wall)
+    return Solved(out.solutions, out.counts, out.complete, out.stats[:, :3], share * wall,
+                  share * cpu, wall)
 
 
 # --- solve on a file -----------------------------------------------------------------------------
@@ -212,7 +212,7 @@ class FileBatch:
     """`solve` with jit on a file of one-line grids: the file read at once, its grids solved CHUNK
     at a time as solve shows them, each with the Result that Backend.solve would give."""
 
-    def __init__(self, backend: Jit, lines: Lines, limit: int, keep: int | None, stem: str,
+    def __init__(self, backend: Any, lines: Lines, limit: int, keep: int | None, stem: str,
                  first: dict[str, float]) -> None:
         self.backend, self.lines, self.limit, self.keep = backend, lines, limit, keep
         self.stem = stem  # the file's, as the ordinary reader names its puzzles
@@ -220,7 +220,7 @@ class FileBatch:
         self.results: dict[int, Result] = {}  # by id() of a puzzle handed out and not yet solved
 
     @classmethod
-    def open(cls, backend: Jit, path: str, shape: Shape | None, limit: int,
+    def open(cls, backend: Any, path: str, shape: Shape | None, limit: int,
              keep: int | None) -> FileBatch | None:
         """The batch of a file when its grids can be solved so (None: solve them one by one)."""
         if keep != 0 and not 1 <= limit <= MAX_KEPT:  # every solution shown: it streams

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from sudokucp.backends.jit.bits import spread_at
 from sudokucp.backends.jit.layout import (
     G_C,
     G_DIRTY,
@@ -53,17 +54,7 @@ def strike(cand, cell, bits, cunits, scr, geo):
 @njit(cache=True, inline="always")
 def assign(cand, cell, bit, cunits, scr, geo):
     """Set a cell to one digit and queue it; False when the digit is not a candidate."""
-    m = cand[cell]
-    if not m & bit:
-        scr[S_FAIL] = -1 - cell
-        return False
-    if m == bit:
-        return True  # placed already: queued when it got down to one
-    cand[cell] = bit
-    scr[S_QUEUE + scr[S_QLEN]] = cell
-    scr[S_QLEN] += 1
-    mark(cell, cunits, scr, geo)
-    return True
+    return strike(cand, cell, cand[cell] & ~bit, cunits, scr, geo)
 
 
 @njit(cache=True, inline="always")
@@ -118,12 +109,7 @@ def hidden(cand, units, peers, cunits, scr, geo, regs):
         if not scr[fresh + u]:
             continue
         scr[fresh + u] = 0
-        once = 0
-        twice = 0
-        for k in range(n):
-            m = cand[units[u, k]]
-            twice |= once & m
-            once |= m
+        once, twice = spread_at(cand, units, u, n)
         if once != full:
             scr[S_FAIL] = u
             return -1
@@ -174,74 +160,60 @@ def segments(cand, scr, geo):
 def locked(cand, cunits, scr, geo):
     """Pointing and claiming over every box-line crossing; -1 on a contradiction, else changes."""
     n, r, c = geo[G_N], geo[G_R], geo[G_C]
-    hs, vs = geo[G_HSEG], geo[G_VSEG]
     segments(cand, scr, geo)
+    rows = crossings(cand, cunits, scr, geo, geo[G_HSEG], r, c, n, 1)
+    if rows < 0:
+        return -1
+    columns = crossings(cand, cunits, scr, geo, geo[G_VSEG], c, r, 1, n)
+    return -1 if columns < 0 else rows + columns
+
+
+@njit(cache=True, inline="always")
+def crossings(cand, cunits, scr, geo, seg, segs, width, across, along):
+    """Pointing and claiming along the rows (or the columns): each line's `segs` segments of
+    `width` cells, their masks at scr[seg + line * segs + k]; a band is `segs` lines; cell =
+    line * across + place * along. -1 on a contradiction, else changes."""
     changed = 0
-    for i in range(n):
-        band = (i // r) * r
-        for k in range(r):
-            m = scr[hs + i * r + k]
+    for i in range(geo[G_N]):
+        band = (i // segs) * segs
+        for k in range(segs):
+            m = scr[seg + i * segs + k]
             if not m:
                 continue
             box_rest = 0
-            for i2 in range(band, band + r):
+            for i2 in range(band, band + segs):
                 if i2 != i:
-                    box_rest |= scr[hs + i2 * r + k]
+                    box_rest |= scr[seg + i2 * segs + k]
             line_rest = 0
-            for k2 in range(r):
+            for k2 in range(segs):
                 if k2 != k:
-                    line_rest |= scr[hs + i * r + k2]
-            point = m & ~box_rest  # the box's places of these digits lie in this row
-            claim = m & ~line_rest  # the row's places of these digits lie in this box
-            if point:
-                for k2 in range(r):
-                    if k2 == k:
-                        continue
-                    for j in range(k2 * c, k2 * c + c):
-                        if cand[i * n + j] & point:
-                            changed += 1
-                            if not strike(cand, i * n + j, point, cunits, scr, geo):
-                                return -1
-            if claim:
-                for i2 in range(band, band + r):
-                    if i2 == i:
-                        continue
-                    for j in range(k * c, k * c + c):
-                        if cand[i2 * n + j] & claim:
-                            changed += 1
-                            if not strike(cand, i2 * n + j, claim, cunits, scr, geo):
-                                return -1
-    for j in range(n):
-        stack = (j // c) * c
-        for k in range(c):
-            m = scr[vs + j * c + k]
-            if not m:
-                continue
-            box_rest = 0
-            for j2 in range(stack, stack + c):
-                if j2 != j:
-                    box_rest |= scr[vs + j2 * c + k]
-            line_rest = 0
-            for k2 in range(c):
-                if k2 != k:
-                    line_rest |= scr[vs + j * c + k2]
-            point = m & ~box_rest
-            claim = m & ~line_rest
-            if point:
-                for k2 in range(c):
-                    if k2 == k:
-                        continue
-                    for i in range(k2 * r, k2 * r + r):
-                        if cand[i * n + j] & point:
-                            changed += 1
-                            if not strike(cand, i * n + j, point, cunits, scr, geo):
-                                return -1
-            if claim:
-                for i in range(k * r, k * r + r):
-                    for j2 in range(stack, stack + c):
-                        if j2 != j and cand[i * n + j2] & claim:
-                            changed += 1
-                            if not strike(cand, i * n + j2, claim, cunits, scr, geo):
-                                return -1
+                    line_rest |= scr[seg + i * segs + k2]
+            point = m & ~box_rest  # the box's places of these digits lie in this line
+            claim = m & ~line_rest  # the line's places of these digits lie in this box
+            for k2 in range(segs):  # the line's other boxes lose the pointing digits
+                out = strike_run(cand, cunits, scr, geo, i, k2 * width, width, across, along,
+                                 point if k2 != k else 0)
+                if out < 0:
+                    return -1
+                changed += out
+            for i2 in range(band, band + segs):  # the box's other lines lose the claimed ones
+                out = strike_run(cand, cunits, scr, geo, i2, k * width, width, across, along,
+                                 claim if i2 != i else 0)
+                if out < 0:
+                    return -1
+                changed += out
     return changed
 
+
+@njit(cache=True, inline="always")
+def strike_run(cand, cunits, scr, geo, line, first, width, across, along, bits):
+    """`bits` struck from `width` cells of a line from place `first` (cell = line * across +
+    place * along); -1 on a contradiction, else the cells changed."""
+    changed = 0
+    for j in range(first, first + width if bits else first):
+        x = line * across + j * along
+        if cand[x] & bits:
+            changed += 1
+            if not strike(cand, x, bits, cunits, scr, geo):
+                return -1
+    return changed

@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from sudokucp.backends.base import Found
+from sudokucp.backends.jit.layout import BUDGET, EXHAUSTED, LIMIT
 from sudokucp.clock import expired
 from sudokucp.puzzle import Shape
 
@@ -24,7 +25,7 @@ BUDGET_S = 0.005  # aim of each later budget, in seconds
 @dataclass(frozen=True)
 class _Plan:
     """The searches of one shape, limit and keep: kernel, module, buffer size, and for the
-    depth-first kernels (dfs, bands) their arguments and buffers, reused from search to search."""
+    depth-first kernels (dfs, bands, groups) their state, reused from search to search."""
 
     kernel: str
     k: ModuleType
@@ -32,18 +33,15 @@ class _Plan:
     limit: int
     handover: bool  # every solution comes back (keep=None)
     capacity: int
-    args: tuple = ()  # run()'s arguments but the grid and the budget; cdcl: ()
-    regs: Any = None  # the registers and the solution buffer among them
-    sols: Any = None
+    state: Any = None  # the kernel's NamedTuple of tables and buffers; cdcl: None
 
     @property
     def dfs(self) -> bool:
         return self.kernel != "cdcl"
 
 
-def _drive(step: Callable[[int], int], k: ModuleType, regs: Any, sols: Any, stored: int,
-           solutions: Found, deadline: float | None, status: int | None = None
-           ) -> tuple[int, bool]:
+def _drive(step: Callable[[int], int], regs: Any, sols: Any, stored: int, solutions: Found,
+           deadline: float | None, status: int | None = None) -> tuple[int, bool]:
     """Call a kernel until it ends (`status`: that of a first call already made), reading the
     clock between budgets and taking the solutions it stored; (last status, timed out)."""
     budget = FIRST_BUDGET if deadline is not None else -1
@@ -58,12 +56,12 @@ def _drive(step: Callable[[int], int], k: ModuleType, regs: Any, sols: Any, stor
             for grid in sols[:regs[stored]].tolist():
                 solutions.append(grid)
             regs[stored] = 0  # emptied: the kernel fills it again
-        if status in (k.EXHAUSTED, k.LIMIT, STOPPED):
+        if status in (EXHAUSTED, LIMIT, STOPPED):
             break
         if expired(deadline):
             timed_out = True
             break
-        if status == k.BUDGET:  # else the buffer was full: go on with the same budget
+        if status == BUDGET:  # else the buffer was full: go on with the same budget
             spent = time.perf_counter() - t0
             budget = max(1, min(budget * 8, int(budget * BUDGET_S / max(spent, 1e-6))))
         status = None
