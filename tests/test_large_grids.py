@@ -10,7 +10,7 @@ from sudokucp.backends import backend_class, get_backend
 from sudokucp.check import is_solution
 from sudokucp.generators.balanced import make_one
 from sudokucp.io.formats import WRITERS, parse_grid, parse_many
-from sudokucp.puzzle import LINE_SIDE, MAX_SIDE, Puzzle, PuzzleError, Shape
+from sudokucp.puzzle import LINE_SIDE, MAX_SIDE, Puzzle, PuzzleError, Shape, line_side
 from sudokucp.result import Status
 
 SIDE_36, SIDE_64 = Shape(6, 6), Shape(8, 8)
@@ -56,6 +56,7 @@ def test_the_line_form_past_35_is_numbers():
     puzzle = easy(SIDE_36)
     words = puzzle.to_line().split(" ")
     assert len(words) == SIDE_36.cells and "36" in words and "." in words
+    assert line_side(puzzle.to_line()) == 36 and line_side("." * 81) == 9
     assert len(easy(Shape(5, 7)).to_line()) == 35 * 35  # one character a cell up to 35
 
 
@@ -129,3 +130,19 @@ def test_a_side_past_the_backend_is_refused(name):
     result = get_backend(name).solve(easy(SIDE_64), limit=1)
     assert result.status is Status.UNKNOWN
     assert f"takes sides up to {backend_class(name).max_side}" in result.error
+
+
+def test_a_36x36_bench_is_judged_again_by_report(tmp_path):
+    import csv
+
+    from sudokucp.cli import main
+
+    puzzles = tmp_path / "big.txt"
+    puzzles.write_text(easy(SIDE_36).to_line() + "\n")
+    out = tmp_path / "run"
+    assert main(["bench", "--backends", "mrv", "--puzzles", str(puzzles), "--out", str(out),
+                 "--repeat", "1", "--timeout", "20"]) == 0
+    assert main(["report", str(out)]) == 0
+    with (out / "results.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert rows and all(r["status"] == "solved" and r["verified"] == "True" for r in rows)

@@ -270,6 +270,13 @@ def to_line(shape: Shape, cells: Sequence[int]) -> str:
     return "".join(map(SYMBOLS.__getitem__, cells))
 
 
+def line_side(line: str) -> int:
+    """The side of a grid written by `to_line`: one character a cell, or numbers apart."""
+    import math
+
+    return math.isqrt(line.count(" ") + 1 if " " in line else len(line))
+
+
 def to_grid(shape: Shape, cells: Sequence[int]) -> str:
     """A pretty grid with '|' between boxes and a rule between bands; past a side of 35 the
     digits are numbers, right-aligned in columns of two."""

@@ -19,6 +19,7 @@ import pandas as pd
 
 from sudokucp.i18n import _
 from sudokucp.io.files import atomic_write
+from sudokucp.puzzle import line_side
 from sudokucp.reporting.ranking import backend_order
 from sudokucp.reporting.scatter import (  # the names marked noqa: re-exported
     MIN_MS,  # noqa: F401
@@ -50,7 +51,7 @@ def _pyplot() -> Any:
 
 def shape_of(grid: str) -> str:
     """'9x9' for the one-line form of a 9x9 grid."""
-    side = math.isqrt(len(grid))
+    side = line_side(grid)
     return f"{side}x{side}"
 
 

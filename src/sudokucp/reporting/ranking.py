@@ -23,6 +23,7 @@ import pandas as pd
 
 from sudokucp.i18n import N_, _, ngettext
 from sudokucp.machine.calibration import NOISY
+from sudokucp.puzzle import line_side
 from sudokucp.reporting.text import interval, md, sig, times
 from sudokucp.result import ANSWERED
 from sudokucp.stats import FLOOR_S, LEVEL, Paired, log_ratios, paired
@@ -78,7 +79,7 @@ def classes(puzzles: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 def shape_label(grid: str) -> str:
     """'9x9' for the one-line form of a 9x9 grid."""
-    side = math.isqrt(len(str(grid)))
+    side = line_side(str(grid))
     return f"{side}x{side}"
 
 

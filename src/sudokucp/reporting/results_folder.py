@@ -134,7 +134,7 @@ def judged(rows: list[Row]) -> Verdicts:
             if isinstance(puzzle, str):
                 verdicts[claim] = (f"its grid cannot be read ({puzzle}), so its solutions "
                                    f"cannot be checked")
-            elif puzzle.rules.classic and len(line) == puzzle.shape.cells:
+            elif puzzle.rules.classic and _length(line) == puzzle.shape.cells:
                 batches[puzzle.shape].append(claim)
             else:
                 verdicts[claim] = _refusal(puzzle, _cells_of(line))
@@ -177,7 +177,7 @@ def _cells_array(lines: list[str], cells: int) -> np.ndarray:
     """The values of solution lines of `cells` symbols each, a row per line (-1 for a symbol
     `to_line` never writes): ASCII lines read in one pass, the others one by one."""
     text = "".join(lines)
-    if not text.isascii():
+    if not text.isascii() or " " in text:  # past a side of 35, numbers apart
         return np.array([_cells_of(line) for line in lines], np.int64)
     codes = np.frombuffer(text.encode("ascii"), np.uint8).reshape(len(lines), cells)
     return BYTE_VALUES[codes]
@@ -185,7 +185,15 @@ def _cells_array(lines: list[str], cells: int) -> np.ndarray:
 
 def _cells_of(line: str) -> tuple[int, ...]:
     """The values of a solution as `to_line` wrote it (-1 for a symbol it never writes)."""
+    if " " in line:  # past a side of 35: numbers apart, '.' for a blank
+        return tuple(0 if w == "." else int(w) if w.isascii() and w.isdigit() else -1
+                     for w in line.split(" "))
     return tuple(SYMBOL_VALUES.get(symbol, -1) for symbol in line)
+
+
+def _length(line: str) -> int:
+    """The cells of a line as `to_line` wrote it."""
+    return line.count(" ") + 1 if " " in line else len(line)
 
 
 def _refuted(row: Row, why: str) -> Row:
