@@ -198,10 +198,14 @@ class Backend(abc.ABC):
 
     @classmethod
     def available(cls) -> bool:
-        """Whether the package this backend needs is installed, memoised.
+        """Whether the package this backend needs is installed and nothing else is missing
+        (unavailable_reason)."""
+        return cls.installed() and cls.unavailable_reason() is None
 
-        Only a missing module reads as unavailable: a package that is installed but fails to
-        import raises its own error."""
+    @classmethod
+    def installed(cls) -> bool:
+        """Whether the package this backend needs is installed, memoised. Only a missing module
+        reads as not installed: a package that fails to import raises its own error."""
         if cls.module is None:
             return True
         if cls.module not in Backend._available:

@@ -48,11 +48,6 @@ class Preset(Command):
         return None
 
     @classmethod
-    def available(cls) -> bool:
-        """Whether the solver's program is on PATH."""
-        return cls.unavailable_reason() is None
-
-    @classmethod
     def version(cls) -> str:
         """What the program says of its version, or 'not installed'."""
         return program_version(cls.program) if cls.available() else "not installed"

@@ -104,11 +104,6 @@ class Gpu(Backend):
         return None
 
     @classmethod
-    def available(cls) -> bool:
-        """Whether numba's CUDA target imports and sees a device (the simulator is none)."""
-        return cls.unavailable_reason() is None
-
-    @classmethod
     def version(cls) -> str:
         """numba-cuda's version, or numba's where its own (older) CUDA target is the one used."""
         from importlib import metadata

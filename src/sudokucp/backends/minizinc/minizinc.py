@@ -167,11 +167,6 @@ class MiniZinc(Backend):
         return unavailable_reason()
 
     @classmethod
-    def available(cls) -> bool:
-        """Whether the minizinc package imports and finds the minizinc binary."""
-        return unavailable_reason() is None
-
-    @classmethod
     def version(cls) -> str:
         """MiniZinc's version and the Python package's: 'MiniZinc 2.6.4 (python 0.10.0)'."""
         package = super().version()
