@@ -146,3 +146,11 @@ def test_a_36x36_bench_is_judged_again_by_report(tmp_path):
     with (out / "results.csv").open() as handle:
         rows = list(csv.DictReader(handle))
     assert rows and all(r["status"] == "solved" and r["verified"] == "True" for r in rows)
+
+
+def test_backends_says_each_ones_largest_side(capsys):
+    from sudokucp.cli import main
+
+    assert main(["backends"]) == 0
+    out = capsys.readouterr().out
+    assert "sides: 4 to 63" in out and "sides: 4 to 64" in out  # jit, and the others

@@ -40,7 +40,8 @@ def run_backends(args: argparse.Namespace) -> int:
             continue
         options = " ".join(f"{k}={v}" for k, v in cls.defaults.items()) or "-"
         rows.append((name, "yes" if cls.available() else "no", cls.version()))
-        notes.append([cls.description, f"options: {options}", f"kinds: {_kinds(cls)}"]
+        notes.append([cls.description, f"options: {options}", f"kinds: {_kinds(cls)}",
+                      f"sides: 4 to {cls.max_side}"]
                      + ([] if cls.available() else [f"not available: {unavailable_reason(cls)}"]))
         counting.append((name, cls.counting))
     widths = [max(len(r[i]) for r in rows) for i in range(2)]
