@@ -154,3 +154,15 @@ def test_backends_says_each_ones_largest_side(capsys):
     assert main(["backends"]) == 0
     out = capsys.readouterr().out
     assert "sides: 4 to 63" in out and "sides: 4 to 64" in out  # jit, and the others
+
+
+@pytest.mark.parametrize("shape", [SIDE_36, Shape(6, 7), SIDE_64], ids=str)
+def test_isomorphs_past_35_map_the_solution_along(shape):
+    from sudokucp.isomorph import forms
+    from sudokucp.isomorph.transforms import apply, invert
+
+    made = make_one(shape, 0.4, "doubly", 3)
+    for form, how in forms(made.puzzle, 3, seed=5):
+        assert form.shape == shape and form.givens == made.puzzle.givens
+        assert is_solution(form, apply(how, made.solution))
+        assert apply(invert(how), form.cells) == made.puzzle.cells
