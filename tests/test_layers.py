@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sudokucp"
 
 # Lowest first. A module may import its own layer and the layers below it, never one above.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("core", ("", "errors", "clock", "puzzle", "rules", "check", "result", "io",
+    ("core", ("", "errors", "clock", "puzzle", "rules", "layout", "check", "result", "io",
               "isomorph", "i18n", "display", "encodings")),
     ("measures", ("stats", "machine")),
     ("engine", ("engine",)),

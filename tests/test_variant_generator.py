@@ -26,8 +26,9 @@ from sudokucp.generators.variant_generator import (
 )
 from sudokucp.io.formats import read_puzzles
 from sudokucp.io.variants import to_text
+from sudokucp.layout import layout
 from sudokucp.puzzle import Puzzle, Shape
-from sudokucp.rules import Rules, connected, layout
+from sudokucp.rules import Rules, connected
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ROOT / "puzzles" / "variants"

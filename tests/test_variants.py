@@ -24,9 +24,10 @@ from sudokucp.executors.base import Task, from_json, to_json
 from sudokucp.io.formats import parse_grid, parse_many, read_puzzles
 from sudokucp.io.fpuzzles import fpuzzles_payload, read_fpuzzles, to_fpuzzles, to_fpuzzles_json
 from sudokucp.io.variants import to_text
+from sudokucp.layout import layout
 from sudokucp.puzzle import Puzzle, PuzzleError, Shape, geometry
 from sudokucp.result import Status
-from sudokucp.rules import KINDS, Cage, Rules, connected, layout, window_cells
+from sudokucp.rules import KINDS, Cage, Rules, connected, window_cells
 
 RAW = Path(__file__).resolve().parent / "data" / "upstream"  # the killers' upstream files
 KILLERS = ("killer_en_wikipedia", "killer_niallsudoku_5500", "killer_niallsudoku_5501",

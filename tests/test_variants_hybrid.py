@@ -17,9 +17,10 @@ from sudokucp.check import is_solution
 from sudokucp.engine.propagation import locked, seed, settle
 from sudokucp.engine.tables import tables
 from sudokucp.io.formats import parse_grid, read_puzzles
+from sudokucp.layout import layout
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
-from sudokucp.rules import CLASSIC, KINDS, Cage, Rules, layout
+from sudokucp.rules import CLASSIC, KINDS, Cage, Rules
 
 FOUR, SIX, NINE = Shape(2, 2), Shape(2, 3), Shape(3, 3)
 SPECS = (*(f"hybrid:branch={rule}" for rule in RULES), "hybrid:techniques=singles",

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sudokucp.layout import Layout, layout
 from sudokucp.puzzle import Puzzle, Shape, cell_name, geometry
-from sudokucp.rules import Layout, digits_of, layout, name_cell, name_span
+from sudokucp.rules import digits_of, name_cell, name_span
 
 CLASSIC_UNITS = ("row ", "column ", "box ")  # groups a variant's judge names as the classic one
 

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, OptionError, SearchOutcome
+from sudokucp.layout import Layout, layout
 from sudokucp.puzzle import Puzzle, Shape, geometry
-from sudokucp.rules import CLASSIC_KIND, KINDS, Layout, digits_of, layout, sum_sets
+from sudokucp.rules import CLASSIC_KIND, KINDS, digits_of, sum_sets
 
 Pin = Callable[[int, int], tuple[int, int]]  # (cell, given) -> (variable index, its value)
 

@@ -30,8 +30,9 @@ from functools import cache, lru_cache
 
 from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.clock import expired
+from sudokucp.layout import Layout, layout
 from sudokucp.puzzle import Puzzle, Shape, geometry
-from sudokucp.rules import CLASSIC_KIND, KINDS, Layout, Rules, layout, sum_sets
+from sudokucp.rules import CLASSIC_KIND, KINDS, Rules, sum_sets
 
 
 def constraints(shape: Shape, cell: int, digit: int) -> tuple[int, int, int, int]:

@@ -21,8 +21,9 @@ from typing import Any
 
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.clock import expired
+from sudokucp.layout import layout
 from sudokucp.puzzle import Grid, Puzzle, geometry
-from sudokucp.rules import CLASSIC_KIND, KINDS, digits_of, layout, sum_sets
+from sudokucp.rules import CLASSIC_KIND, KINDS, digits_of, sum_sets
 
 SOLVERS = {
     "backtracking": "BacktrackingSolver",

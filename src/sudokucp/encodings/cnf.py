@@ -24,8 +24,9 @@ from itertools import combinations
 
 import numpy as np
 
+from sudokucp.layout import Layout, layout
 from sudokucp.puzzle import Grid, Puzzle, Shape, geometry
-from sudokucp.rules import Layout, Rules, digits_of, layout, sum_sets
+from sudokucp.rules import Rules, digits_of, sum_sets
 
 ENCODINGS = ("minimal", "extended")
 Clauses = list[list[int]]

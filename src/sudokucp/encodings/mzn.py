@@ -1,5 +1,5 @@
 """MiniZinc: the models (sudoku.mzn: all_different per unit, the givens as data;
-sudoku_variant.mzn: the groups, cage sums and candidates of sudokucp.rules.layout as data), both
+sudoku_variant.mzn: the groups, cage sums and candidates of sudokucp.layout as data), both
 package data beside this module, and the data of one puzzle for each. The `minizinc` backend
 solves them; the exporters write them as .mzn and .dzn files.
 """
@@ -11,8 +11,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from sudokucp.layout import layout
 from sudokucp.puzzle import Grid, Puzzle
-from sudokucp.rules import digits_of, layout
+from sudokucp.rules import digits_of
 
 MODEL = "sudoku.mzn"
 VARIANT_MODEL = "sudoku_variant.mzn"

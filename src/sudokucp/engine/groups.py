@@ -7,8 +7,9 @@ variants (mrv, naive, ...) place and remove digits on it.
 from __future__ import annotations
 
 from sudokucp.engine.propagation import lone_digits
+from sudokucp.layout import layout
 from sudokucp.puzzle import Grid, Puzzle
-from sudokucp.rules import layout, reachable
+from sudokucp.rules import reachable
 
 
 class Groups:

@@ -16,8 +16,9 @@ from math import comb
 from operator import or_
 from typing import NamedTuple
 
+from sudokucp.layout import layout
 from sudokucp.puzzle import Shape, geometry
-from sudokucp.rules import CLASSIC, Rules, layout, sum_sets
+from sudokucp.rules import CLASSIC, Rules, sum_sets
 
 SUM_SETS = 4096  # a cage sum lists its digit sets when there are at most this many to try
 

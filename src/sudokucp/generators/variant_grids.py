@@ -12,8 +12,9 @@ from functools import cache
 from sudokucp.backends.base import Backend
 from sudokucp.engine.groups import Groups, pick
 from sudokucp.generators.generator import GenerateError, single_bits
+from sudokucp.layout import layout
 from sudokucp.puzzle import Grid, Puzzle, Shape, box_of
-from sudokucp.rules import Cage, Rules, connected, layout
+from sudokucp.rules import Cage, Rules, connected
 
 # The kinds that switch a rule on, by the Rules field that holds it.
 FLAGS = {"x": "diagonals", "windoku": "windows", "anti-knight": "anti_knight",

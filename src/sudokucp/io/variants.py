@@ -26,16 +26,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from sudokucp.io.tokens import DuplicateGiven, cells_of, shape_for
+from sudokucp.layout import layout
 from sudokucp.puzzle import DIGITS, Grid, Puzzle, PuzzleError, Shape, to_line
-from sudokucp.rules import (
-    CLASSIC_KIND,
-    KINDS,
-    Cage,
-    Rules,
-    digits_of,
-    layout,
-    name_cell,
-)
+from sudokucp.rules import CLASSIC_KIND, KINDS, Cage, Rules, digits_of, name_cell
 
 HEADER = re.compile(r"^\s*#\s*variant\s*:", re.IGNORECASE)
 NAME = re.compile(r"^\s*#\s*name\s*:(.*)$", re.IGNORECASE)

@@ -23,8 +23,8 @@ from sudokucp.engine.step import Step
 from sudokucp.engine.tables import tables
 from sudokucp.engine.techniques import TECHNIQUES, deduce
 from sudokucp.i18n import N_, _
+from sudokucp.layout import layout
 from sudokucp.puzzle import Puzzle, Shape, symbol
-from sudokucp.rules import layout
 
 HINT_LEVELS = (1, 2, 3)  # the technique; where to look; the move
 

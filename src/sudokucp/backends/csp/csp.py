@@ -34,8 +34,9 @@ from collections import deque
 from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.backends.csp.order import pick_variable, value_order
 from sudokucp.clock import expired
+from sudokucp.layout import layout
 from sudokucp.puzzle import Puzzle, geometry
-from sudokucp.rules import CLASSIC_KIND, KINDS, layout, reachable
+from sudokucp.rules import CLASSIC_KIND, KINDS, reachable
 
 
 class _Stop(Exception):

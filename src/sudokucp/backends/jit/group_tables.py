@@ -11,8 +11,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sudokucp.backends.jit.layout import FRAME_LEN, REGS_LEN
+from sudokucp.layout import layout
 from sudokucp.puzzle import Puzzle, Shape
-from sudokucp.rules import Rules, layout
+from sudokucp.rules import Rules
 
 TABLE_SIDE = 16  # the combos table (2^N masks) up to this side; bounds above it
 # geo: shape, options, group counts, scratch offsets

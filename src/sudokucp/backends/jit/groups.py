@@ -1,4 +1,4 @@
-"""The `jit` backend's search over a variant's groups (sudokucp.rules.layout): a propagating
+"""The `jit` backend's search over a variant's groups (sudokucp.layout): a propagating
 depth-first search on candidate masks, driver.py's resumable loop over these steps; imported
 only when a variant runs.
 

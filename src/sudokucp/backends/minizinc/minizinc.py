@@ -13,7 +13,7 @@ dropped (the package's `solve` would gather every one: 1.3 GB for 1.9 M solution
 exact when MiniZinc reports the search exhausted.
 Stats read back: nodes and failures (the solver's), encode_s, solve_s.
 A variant runs sudoku_variant.mzn, whose data are the groups, cage sums and candidates of
-sudokucp.rules.layout. Both models and their data come from sudokucp.encodings.mzn.
+sudokucp.layout. Both models and their data come from sudokucp.encodings.mzn.
 """
 
 from __future__ import annotations
