@@ -1,7 +1,9 @@
 """A real headless browser for the tests of HTML pages: Debian's Chromium driven by Playwright.
 
-`open_page(path)` loads a local file and returns the page with the console errors it logged;
-the tests that use it skip with the reason where Playwright or Chromium is missing.
+`launched()` starts one browser (conftest's `chromium` fixture: one per test module), and
+`open_page(browser, path)` loads a local file in a fresh context of it and returns the page with
+the console errors it logged; the tests that use it skip with the reason where Playwright or
+Chromium is missing.
 """
 
 from __future__ import annotations
@@ -26,20 +28,30 @@ def chromium_path() -> str:
 
 
 @contextmanager
-def open_page(path: Path) -> Iterator[tuple[object, list[str]]]:
-    """A headless page showing the file at `path`, and the console and page errors it logs."""
+def launched() -> Iterator[object]:
+    """A headless Chromium, closed on leaving (Playwright's loop runs meanwhile: no asyncio.run)."""
     sync_api = pytest.importorskip("playwright.sync_api",
                                    reason="playwright is not installed (the [dev] extra has it)")
     executable = chromium_path()
-    errors: list[str] = []
     with sync_api.sync_playwright() as play:
         browser = play.chromium.launch(executable_path=executable, headless=True,
                                        args=["--no-sandbox"])
         try:
-            page = browser.new_page()
-            page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(Path(path).resolve().as_uri())
-            yield page, errors
+            yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def open_page(browser, path: Path) -> Iterator[tuple[object, list[str]]]:
+    """A page of its own showing the file at `path`, and the console and page errors it logs."""
+    errors: list[str] = []
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(Path(path).resolve().as_uri())
+        yield page, errors
+    finally:
+        context.close()

@@ -184,3 +184,12 @@ def public_sets() -> Path:
 def shared_puzzles() -> Path:
     """public_sets under its former name, for the tests that still use it."""
     return PUBLIC
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless Chromium for a test module's pages (tests/browser.py's open_page)."""
+    from browser import launched
+
+    with launched() as browser:
+        yield browser

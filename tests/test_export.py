@@ -27,6 +27,7 @@ from sudokucp.io.exporters import (
     instance_header,
     model_text,
 )
+from sudokucp.io.exporters.answer import MAX_LINE
 from sudokucp.io.exporters.cnf import read_sat
 from sudokucp.io.exporters.mzn import read_minizinc
 from sudokucp.io.exporters.xcsp3 import read_xcsp3
@@ -434,7 +435,7 @@ def test_decode_caps_what_it_keeps(tmp_path):
     with pytest.raises(DecodeError, match="more than 128 literals"):
         read_sat(many, Shape(2, 2), 10)
     long_line = tmp_path / "long.txt"
-    long_line.write_text("s SATISFIABLE\nv " + "1 " * (1 << 20) + "0\n")
+    long_line.write_text("s SATISFIABLE\nv " + "1 " * (MAX_LINE // 2 + 1) + "0\n")
     with long_line.open() as handle, pytest.raises(DecodeError, match="line 2: longer than"):
         read_sat(handle, Shape(2, 2), 10)
     cut = tmp_path / "cut.txt"

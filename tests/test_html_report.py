@@ -77,8 +77,8 @@ def test_the_page_needs_nothing_outside_it(rebuilt):
     assert "default-src 'none'" in page  # the browser itself refuses any fetch
 
 
-def test_the_page_sorts_and_filters_in_a_browser(rebuilt):
-    with open_page(rebuilt / "report.html") as (page, errors):
+def test_the_page_sorts_and_filters_in_a_browser(chromium, rebuilt):
+    with open_page(chromium, rebuilt / "report.html") as (page, errors):
         first = "#scores tbody tr td:first-child"
         assert page.locator(first).all_text_contents()[-1] == "virtual best"
         page.click("#scores thead th:text-is('par2_ms')")
@@ -104,8 +104,9 @@ def test_the_page_sorts_and_filters_in_a_browser(rebuilt):
         assert errors == []
 
 
-def test_the_page_opens_with_the_ranking_and_its_results_table_sorts_and_filters(rebuilt):
-    with open_page(rebuilt / "report.html") as (page, errors):
+def test_the_page_opens_with_the_ranking_and_its_results_table_sorts_and_filters(
+        chromium, rebuilt):
+    with open_page(chromium, rebuilt / "report.html") as (page, errors):
         first = page.locator("h1 ~ *").first
         assert first.get_attribute("id") == "headline"
         classes = page.locator("#headline li").all_text_contents()
@@ -130,8 +131,8 @@ def test_the_page_opens_with_the_ranking_and_its_results_table_sorts_and_filters
         assert errors == []
 
 
-def test_numbers_sort_as_numbers_and_words_after_them(rebuilt):
-    with open_page(rebuilt / "report.html") as (page, errors):
+def test_numbers_sort_as_numbers_and_words_after_them(chromium, rebuilt):
+    with open_page(chromium, rebuilt / "report.html") as (page, errors):
         page.click("#instances thead th:text-is('fast')")
         cells = page.locator("#instances tbody tr td:nth-child(7)").all_text_contents()
         assert cells == ["2.00", "2.00", "2.00", "2.00", "4.00", "timeout"]

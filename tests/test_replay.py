@@ -54,12 +54,13 @@ def test_a_name_cannot_close_the_script():
 
 
 @pytest.mark.parametrize("path, backend", CASES)
-def test_steps_go_back_and_the_end_shows_a_checked_solution(tmp_path, path, backend):
+def test_steps_go_back_and_the_end_shows_a_checked_solution(chromium, tmp_path, path,
+                                                            backend):
     puzzle = grid(path)
     out, events = page_file(tmp_path, path, backend)
     steps = len(events) - 2
     first = events[1]
-    with open_page(out) as (page, errors):
+    with open_page(chromium, out) as (page, errors):
         assert int(page.get_attribute("body", "data-total")) == steps
         assert digits(page) == list(puzzle.cells)
         page.click("#step")
@@ -77,10 +78,10 @@ def test_steps_go_back_and_the_end_shows_a_checked_solution(tmp_path, path, back
         assert errors == []
 
 
-def test_play_runs_to_the_end(tmp_path):
+def test_play_runs_to_the_end(chromium, tmp_path):
     puzzle = grid("seeds/004-telegram.txt")
     out, events = page_file(tmp_path, "seeds/004-telegram.txt", "mrv")
-    with open_page(out) as (page, errors):
+    with open_page(chromium, out) as (page, errors):
         page.fill("#speed", "100")
         page.dispatch_event("#speed", "input")
         page.click("#play")
@@ -91,11 +92,11 @@ def test_play_runs_to_the_end(tmp_path):
         assert errors == []
 
 
-def test_candidates_are_the_digits_no_peer_holds(tmp_path):
+def test_candidates_are_the_digits_no_peer_holds(chromium, tmp_path):
     puzzle = grid("seeds/004-telegram.txt")
     out, _ = page_file(tmp_path, "seeds/004-telegram.txt", "naive")
     peers = geometry(puzzle.shape).peers
-    with open_page(out) as (page, errors):
+    with open_page(chromium, out) as (page, errors):
         shown = page.eval_on_selector_all(
             "#grid .cell", "cells => cells.map(c => c.querySelector('.cands').textContent)")
         for cell, text in enumerate(shown):
@@ -105,9 +106,9 @@ def test_candidates_are_the_digits_no_peer_holds(tmp_path):
         assert errors == []
 
 
-def test_a_truncated_trace_says_so(tmp_path):
+def test_a_truncated_trace_says_so(chromium, tmp_path):
     out, _ = page_file(tmp_path, "seeds/001-anti-backtracking.txt", "naive", max_steps=300)
-    with open_page(out) as (page, errors):
+    with open_page(chromium, out) as (page, errors):
         page.click("#last")
         assert "cut at 300 steps" in page.text_content("#event")
         assert page.get_attribute("body", "data-at") == "300"
