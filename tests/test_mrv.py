@@ -6,8 +6,9 @@ import pytest
 
 from sudokucp.backends import OptionError, from_spec, get_backend
 from sudokucp.backends.base import TIMED_OUT
-from sudokucp.backends.mrv import build_free, list_empties, sort_static
+from sudokucp.backends.mrv import static_order
 from sudokucp.check import is_solution
+from sudokucp.engine.groups import Groups
 from sudokucp.io.formats import load_puzzles, parse_grid
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
@@ -109,9 +110,10 @@ def test_deadline_gives_timeout(spec):
 
 def test_static_order_sorts_cells_once_by_candidate_count():
     puzzle = grids("seeds/004-multiple.txt")[0]
-    free = build_free(puzzle)
-    order = sort_static(free, list_empties(puzzle))
-    keys = [((free[a] & free[b] & free[c]).bit_count(), cell) for a, b, c, cell in order]
+    g = Groups(puzzle)
+    assert g.take_givens(puzzle.cells)
+    order = static_order(g, [c for c, v in enumerate(puzzle.cells) if not v])
+    keys = [(g.candidates(cell).bit_count(), cell) for cell in order]
     assert keys == sorted(keys) and len(keys) == puzzle.shape.cells - puzzle.givens
 
 

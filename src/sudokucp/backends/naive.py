@@ -1,28 +1,20 @@
 """The seeds' naive backtracking: empty cells row-major, digits ascending, recursive or stacked.
 
 Both variants walk the same tree, so they count the same nodes (values placed) and backtracks
-(cells emptied after every digit failed). Used digits are kept as bitmasks per row, column and box.
-A variant (sudokucp.rules) walks the same way on `RuleDigits`: a digit is tried when every group
-of its cell lacks it, the cell's candidates hold it, and each cage sum of the cell can still be
-made (sudokucp.engine.groups.Groups).
+(cells emptied after every digit failed). The used digits are the searches' one state
+(sudokucp.engine.groups.Groups), for any rule set: a digit is tried when every group of its cell
+lacks it, the cell's candidates hold it, and each cage sum of the cell can still be made; a
+classic grid's groups are its rows, columns and boxes.
 """
 
 from __future__ import annotations
 
 import sys
-from functools import cache
 
-from sudokucp.backends.base import (
-    CHECK_MASK,
-    TIMED_OUT,
-    Backend,
-    Found,
-    SearchOutcome,
-    Tracer,
-)
+from sudokucp.backends.base import CHECK_MASK, TIMED_OUT, Backend, Found, SearchOutcome, Tracer
 from sudokucp.clock import expired
 from sudokucp.engine.groups import Groups
-from sudokucp.puzzle import Puzzle, Shape, geometry
+from sudokucp.puzzle import Puzzle
 from sudokucp.rules import CLASSIC_KIND, KINDS
 
 
@@ -30,52 +22,8 @@ class _Stop(Exception):
     """The deadline passed: unwinds the search."""
 
 
-@cache
-def unit_table(shape: Shape) -> tuple[tuple[int, int, int], ...]:
-    """(row, column, box) index of each cell."""
-    n = shape.side
-    return tuple((r, c - n, b - 2 * n) for r, c, b in geometry(shape).cell_units)
-
-
 class UsedDigits:
-    """The grid being filled and its used-digit bitmasks per row, column and box, with place
-    and remove."""
-
-    def __init__(self, puzzle: Puzzle) -> None:
-        n = puzzle.side
-        self.units = unit_table(puzzle.shape)
-        self.rows, self.cols, self.boxes = [0] * n, [0] * n, [0] * n
-        self.grid = list(puzzle.cells)
-        self.consistent = all(self.allowed(c, v) and self.place(c, v) is None
-                              for c, v in enumerate(puzzle.cells) if v)
-
-    def used(self, cell: int) -> int:
-        r, c, b = self.units[cell]
-        return self.rows[r] | self.cols[c] | self.boxes[b]
-
-    def allowed(self, cell: int, value: int) -> bool:
-        return not self.used(cell) >> value & 1
-
-    def place(self, cell: int, value: int) -> None:
-        r, c, b = self.units[cell]
-        bit = 1 << value
-        self.rows[r] |= bit
-        self.cols[c] |= bit
-        self.boxes[b] |= bit
-        self.grid[cell] = value
-
-    def remove(self, cell: int) -> None:
-        r, c, b = self.units[cell]
-        mask = ~(1 << self.grid[cell])
-        self.rows[r] &= mask
-        self.cols[c] &= mask
-        self.boxes[b] &= mask
-        self.grid[cell] = 0
-
-
-class RuleDigits(UsedDigits):
-    """Used digits of a variant: a digit is used for a cell when a group of it holds it, its
-    candidates lack it, or it leaves a cage sum of the cell out of reach."""
+    """The grid being filled over the searches' state, with place and remove by value."""
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.groups = Groups(puzzle)
@@ -83,7 +31,8 @@ class RuleDigits(UsedDigits):
         self.consistent = self.groups.take_givens(puzzle.cells)
 
     def used(self, cell: int) -> int:
-        return ~(self.groups.candidates(cell) << 1)  # bit v set for each digit v not allowed
+        """Bit v set for each digit v the cell may not take."""
+        return ~(self.groups.candidates(cell) << 1)
 
     def place(self, cell: int, value: int) -> None:
         self.groups.place(cell, 1 << (value - 1))
@@ -112,10 +61,6 @@ class TracedUsedDigits(UsedDigits):
         self.tracer.retract(self.depth[cell])
 
 
-class TracedRuleDigits(TracedUsedDigits, RuleDigits):
-    """A variant's used digits, told to a tracer."""
-
-
 class TracedCounts(dict):
     """The counts of a traced search: each backtrack counted is a failed node told to the
     tracer (the deepest open one), so the search itself has no test for tracing."""
@@ -134,16 +79,12 @@ class _Naive(Backend):
     tracer: Tracer | None = None  # set by sudokucp.teaching.trace: traced digits and counts
     traceable = True
     stats_keys = ("nodes", "backtracks")
-    kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant: RuleDigits over its layout's groups
+    kinds = frozenset({CLASSIC_KIND, *KINDS})  # any rule set: UsedDigits over Groups
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         empties = [c for c, v in enumerate(puzzle.cells) if not v]
-        if not puzzle.rules.classic:
-            board = RuleDigits(puzzle) if self.tracer is None else \
-                TracedRuleDigits(puzzle, empties, self.tracer)
-        else:
-            board = UsedDigits(puzzle) if self.tracer is None else \
-                TracedUsedDigits(puzzle, empties, self.tracer)
+        board = UsedDigits(puzzle) if self.tracer is None else \
+            TracedUsedDigits(puzzle, empties, self.tracer)
         if not board.consistent:
             return [], True, {"nodes": 0, "backtracks": 0}
         self.counts = {"nodes": 0, "backtracks": 0} if self.tracer is None else \

@@ -1,7 +1,8 @@
-"""A variant's search state over every group of its layout (sudokucp.rules): a free mask per group
-(full groups first: only they force a digit's last place), each cell's allowed digits, and each
-cage sum's unused digits, the sum still to make and its cells still open. The searches that take
-variants (mrv, naive, ...) place and remove digits on it.
+"""The searches' state over every group of a layout (sudokucp.rules), for any rule set: a free
+mask per group (full groups first: only they force a digit's last place), each cell's allowed
+digits, and each cage sum's unused digits, the sum still to make and its cells still open. A
+classic grid is a layout whose groups are its rows, columns and boxes. The searches that place
+and remove digits one at a time (naive, mrv, the variant generator's fill) run on it.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from sudokucp.rules import reachable
 
 
 class Groups:
-    """A variant's search state: a free mask per group (full groups first), each cage sum's
-    digits left unused, the sum still to make and its cells still open."""
+    """A search state: a free mask per group (full groups first), each cage sum's digits left
+    unused, the sum still to make and its cells still open, and the candidates of the open cells
+    at the last full scan (cands: 0 once placed)."""
 
     def __init__(self, puzzle: Puzzle) -> None:
         lay = layout(puzzle.shape, puzzle.rules)
@@ -22,6 +24,7 @@ class Groups:
         at = {g: i for i, g in enumerate(order)}
         self.units = [lay.groups[g] for g in order]
         self.nfull = sum(1 for g in order if lay.is_full(g))
+        self.full_units = self.units[:self.nfull]
         self.free = [lay.full] * len(self.units)
         self.allowed = lay.allowed
         self.cell_units = [tuple(at[g] for g in groups) for groups in lay.cell_groups]
@@ -32,6 +35,8 @@ class Groups:
         for k, (cells, _) in enumerate(lay.sums):
             for c in cells:
                 self.cell_sums[c] += (k,)
+        self.cands = [0] * len(lay.allowed)
+        self.worst = lay.side + 1  # more candidates than any cell can have
 
     def candidates(self, cell: int) -> int:
         """The digits `cell` may take now."""
@@ -54,14 +59,17 @@ class Groups:
         return ok
 
     def place(self, cell: int, bit: int) -> None:
+        """Put the digit of `bit` in `cell`."""
         for u in self.cell_units[cell]:
             self.free[u] ^= bit
         for k in self.cell_sums[cell]:
             self.unused[k] ^= bit
             self.left[k] -= bit.bit_length()
             self.open[k] -= 1
+        self.cands[cell] = 0
 
     def remove(self, cell: int, bit: int) -> None:
+        """Take the digit of `bit` out of `cell` again."""
         for u in self.cell_units[cell]:
             self.free[u] |= bit
         for k in self.cell_sums[cell]:
@@ -79,31 +87,35 @@ class Groups:
                 self.place(cell, bit)
         return True
 
-
-def pick(g: Groups, cells: list[int], cands: list[int], full_units: list[tuple[int, ...]],
-         k: int, dynamic: bool, hidden: bool) -> int:
-    """The candidates of the cell swapped into place k: the fewest (dynamic) or the next
-    (static); with `hidden`, a digit's last place in a full group when no cell is forced."""
-    if not dynamic:
-        return g.candidates(cells[k])
-    best, mask, at = len(g.free) + 64, 0, k
-    for c in cells:
-        cands[c] = 0
-    for i in range(k, len(cells)):
-        cand = g.candidates(cells[i])
-        cands[cells[i]] = cand
-        if cand.bit_count() < best:
-            best, mask, at = cand.bit_count(), cand, i
-            if best < 2:
-                break
-    if hidden and best > 1:
-        found = lone_digits(cands, full_units, g.free[:len(full_units)])
-        if found is False:
-            return 0
-        if found is not None:
-            u, lone = found
-            bit = lone & -lone
-            cell = next(c for c in full_units[u] if cands[c] & bit)
-            at, mask = cells.index(cell, k), bit
-    cells[k], cells[at] = cells[at], cells[k]
-    return mask
+    def pick(self, cells: list[int], k: int, dynamic: bool, hidden: bool) -> int:
+        """The candidates of the cell swapped into place k of `cells` (whose first k are filled):
+        the fewest (dynamic) or the next (static); with `hidden`, a digit's last place in a full
+        group when no cell is forced (0 when a digit has none left)."""
+        if not dynamic:
+            return self.candidates(cells[k])
+        allowed, cell_units, cell_sums, free, cands = \
+            self.allowed, self.cell_units, self.cell_sums, self.free, self.cands
+        best, mask, at = self.worst, 0, k
+        for i in range(k, len(cells)):
+            c = cells[i]
+            cand = allowed[c]
+            for u in cell_units[c]:
+                cand &= free[u]
+            for s in cell_sums[c]:
+                cand &= self.sum_digits(s)
+            cands[c] = cand
+            if cand.bit_count() < best:
+                best, mask, at = cand.bit_count(), cand, i
+                if best < 2:
+                    break
+        if hidden and best > 1:  # every open cell scanned: a full group may force a digit
+            found = lone_digits(cands, self.full_units, free)
+            if found is False:
+                return 0
+            if found is not None:
+                u, lone = found
+                bit = lone & -lone
+                cell = next(c for c in self.full_units[u] if cands[c] & bit)
+                at, mask = cells.index(cell, k), bit
+        cells[k], cells[at] = cells[at], cells[k]
+        return mask

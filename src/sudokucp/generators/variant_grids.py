@@ -10,7 +10,7 @@ from dataclasses import replace
 from functools import cache
 
 from sudokucp.backends.base import Backend
-from sudokucp.engine.groups import Groups, pick
+from sudokucp.engine.groups import Groups
 from sudokucp.generators.generator import GenerateError, single_bits
 from sudokucp.layout import layout
 from sudokucp.puzzle import Grid, Puzzle, Shape, box_of
@@ -95,14 +95,13 @@ def _try_fill(shape: Shape, rules: Rules, rng: random.Random, budget: int) -> Gr
     g = Groups(Puzzle(shape, (0,) * shape.cells, "", rules))
     cells = list(range(shape.cells))
     rng.shuffle(cells)  # tie-break among cells with as few candidates
-    cands, full = [0] * shape.cells, g.units[:g.nfull]
     grid = [0] * shape.cells
     frames: list[list[int]] = []  # per depth, the digit bits left to try
     for _ in range(budget):
         k = len(frames)
         if k == shape.cells:
             return tuple(grid)
-        digits = single_bits(pick(g, cells, cands, full, k, True, True))
+        digits = single_bits(g.pick(cells, k, True, True))
         rng.shuffle(digits)
         frames.append(digits)
         if not _descend(g, grid, cells, frames):
