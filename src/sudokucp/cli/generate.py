@@ -35,6 +35,9 @@ VARIANT_COST = ("With --kind, one 9x9 puzzle costs a tenth to a quarter of a sec
                 "the sat checker (x, windoku, jigsaw, extra units, killer) and about nine "
                 "seconds for pencil-mark (some 350 checks without givens); 6x6 a few "
                 "hundredths.")
+HOLES_TEXT = ("With --holes F: generalized Sudoku instead, any side to 64: a random full grid "
+              "with round(F*N*N) holes placed at random, singly or doubly balanced "
+              "(--balance); satisfiable, unique only with --unique.")
 KIND_HELP = ("variant to make: x, windoku, jigsaw (random regions), killer (random cages, few "
              "or no givens), pencil-mark (candidates, no givens), extra-units, anti-knight, "
              "anti-king; join several with '+' (x+killer). Written as variant blocks that "
@@ -46,9 +49,11 @@ def add_generate(sub: argparse._SubParsersAction) -> None:
                        description="Make COUNT puzzles with exactly one solution: a random full "
                                    "grid, then clues removed while a complete backend at limit 2 "
                                    "still finds one solution. The same seed gives the same "
-                                   "puzzles. " + GENERATE_COST + " " + VARIANT_COST)
+                                   "puzzles. " + GENERATE_COST + " " + VARIANT_COST + " "
+                                   + HOLES_TEXT)
     p.add_argument("--shape", type=shape_arg, default=Shape(3, 3),
-                   help="9x9 (default), 6x6, 16x16, or box 2x3")
+                   help="9x9 (default), 6x6, 16x16, 36x36 to 64x64, box 2x3, or 30x30:5x6 "
+                        "(side and boxes)")
     p.add_argument("--count", type=count_arg, default=1, metavar="K", help="puzzles to make (1)")
     p.add_argument("--seed", default="0", metavar="S", help="seed of every random choice (0)")
     p.add_argument("--kind", metavar="KIND", help=KIND_HELP)
@@ -63,7 +68,8 @@ def add_generate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--difficulty", choices=("simple", "easy", "intermediate", "expert"),
                    help="keep only puzzles that `sudoku-cp rate` puts in this class")
     p.add_argument("--tries", type=count_arg, metavar="T",
-                   help="with --difficulty: puzzles to make at most (100 per puzzle asked)")
+                   help="with --difficulty or --unique: puzzles to make at most (100 per puzzle "
+                        "asked)")
     p.add_argument("-b", "--backend", help="uniqueness checker (default: hybrid up to 12x12, sat "
                                            "from 16x16, the next that works otherwise; with "
                                            "--kind: sat, then mrv or cpsat)")
