@@ -153,18 +153,23 @@ def _interchange(shape: Shape, mask: list[bool], boxed: bool, rng: random.Random
     """MIX_PER_CELL * N * N interchanges of two holes and two givens on a rectangle; `boxed`:
     both rows in one band, or both columns in one stack (every box keeps its count)."""
     n = shape.side
+    lines = ([{j for j in range(n) if mask[i * n + j]} for i in range(n)],  # holes of each row
+             [{i for i in range(n) if mask[i * n + j]} for j in range(n)])  # and of each column
     for _ in range(MIX_PER_CELL * shape.cells):
         by_rows = rng.random() < 0.5
         size = (shape.box_rows if by_rows else shape.box_cols) if boxed else n
         base = rng.randrange(n // size) * size
         one, two = rng.sample(range(base, base + size), 2)
-        at = (lambda line, k: line * n + k) if by_rows else (lambda line, k: k * n + line)
-        only_one = [k for k in range(n) if mask[at(one, k)] and not mask[at(two, k)]]
-        only_two = [k for k in range(n) if mask[at(two, k)] and not mask[at(one, k)]]
+        mine, across = lines[0 if by_rows else 1], lines[1 if by_rows else 0]
+        only_one, only_two = sorted(mine[one] - mine[two]), sorted(mine[two] - mine[one])
         if only_one and only_two:
             k1, k2 = rng.choice(only_one), rng.choice(only_two)
-            for cell in (at(one, k1), at(two, k2), at(one, k2), at(two, k1)):
-                mask[cell] = not mask[cell]
+            mine[one] ^= {k1, k2}
+            mine[two] ^= {k1, k2}
+            across[k1] ^= {one, two}
+            across[k2] ^= {one, two}
+    rows = lines[0]
+    mask[:] = [j in rows[i] for i in range(n) for j in range(n)]
 
 
 def counts(shape: Shape, cells: Grid) -> dict[str, list[int]]:
