@@ -11,8 +11,11 @@ import importlib
 from typing import Any
 
 from sudokucp.check import find_conflicts, is_solution
+from sudokucp.display import attach
 from sudokucp.puzzle import Puzzle, PuzzleError, Shape
 from sudokucp.result import Result, Status
+
+attach()  # Puzzle and Result drawn in notebooks
 
 __version__ = "0.1.0"
 

@@ -1,8 +1,10 @@
 """Grids drawn for Jupyter: SVG of any shape (4x4 to 25x25), box borders thick, givens in bold,
 digits found in blue, candidates in small print, a step's cells and struck candidates marked.
 
-Puzzle and Result call these from their `_repr_svg_` / `_repr_html_`; sudokucp.api draws the
-steps of an explanation with them. Plain strings, no third-party import.
+`attach` (called by the package's `__init__`) sets Puzzle's `_repr_svg_` and `_repr_html_` and
+Result's `_repr_html_` to the drawings below, so that the value types import no writer;
+sudokucp.api draws the steps of an explanation with them. Plain strings, no third-party import;
+the messages' language is loaded when a caption is first written.
 
 Glossary: n = side, r x c = box rows x box columns, s = a cell's side in pixels.
 """
@@ -11,13 +13,9 @@ from __future__ import annotations
 
 import html
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING
 
-from sudokucp.i18n import _, ngettext
-from sudokucp.puzzle import Shape, symbol
-
-if TYPE_CHECKING:
-    from sudokucp.result import Result
+from sudokucp.puzzle import Puzzle, PuzzleError, Shape, symbol
+from sudokucp.result import Result
 
 GIVEN, FOUND, STRUCK, MARK = "#111111", "#1f5fd1", "#c62828", "#fff3b0"
 THIN, THICK = "#9aa0a8", "#111111"
@@ -134,6 +132,8 @@ def figure(svg: str, caption: str, kind: str) -> str:
 
 def puzzle_caption(name: str, shape: Shape, givens: int) -> str:
     """'top95:1, 9x9, 17 givens'."""
+    from sudokucp.i18n import ngettext
+
     counted = ngettext("{shape}, {count} given", "{shape}, {count} givens", givens).format(
         shape=shape, count=givens)
     return f"{name}, {counted}" if name else counted
@@ -141,6 +141,8 @@ def puzzle_caption(name: str, shape: Shape, givens: int) -> str:
 
 def count_text(result: Result) -> str:
     """Result.describe_count in the current language: '28 solutions', 'at least 2 solutions'."""
+    from sudokucp.i18n import _, ngettext
+
     n = result.count
     if result.complete:
         return (ngettext("{count} solution", "{count} solutions", n).format(count=n) if n
@@ -151,6 +153,8 @@ def count_text(result: Result) -> str:
 
 def result_html(result: Result, shape: Shape | None) -> str:
     """A Result: its status, count, times and search size, and its first solution drawn."""
+    from sudokucp.i18n import _
+
     stats = result.stats
     lines = [(_("backend"), result.backend), (_("status"), result.status.value),
              (_("solutions"), count_text(result)),
@@ -171,3 +175,33 @@ def result_html(result: Result, shape: Shape | None) -> str:
     caption = _("the first solution {backend} found").format(backend=result.backend)
     return f'<div style="display:flex;gap:1em;align-items:center">{table}' \
            f"{figure(svg, caption, 'solution')}</div>"
+
+
+def puzzle_svg(puzzle: Puzzle) -> str:
+    """A puzzle's grid, as Jupyter shows it: givens in bold, box borders thick."""
+    return grid_svg(puzzle.shape, puzzle.cells, title=puzzle.name)
+
+
+def puzzle_html(puzzle: Puzzle) -> str:
+    """A puzzle's grid with its name, shape and number of givens."""
+    return figure(puzzle_svg(puzzle), puzzle_caption(puzzle.name, puzzle.shape, puzzle.givens),
+                  "puzzle")
+
+
+def result_figure(result: Result) -> str:
+    """A result's status, count, times and search size, and its first solution drawn."""
+    try:
+        shape = Shape.for_cells(len(result.solution)) if result.solution else None
+    except PuzzleError:
+        shape = None
+    return result_html(result, shape)
+
+
+REPRS = ((Puzzle, "_repr_svg_", puzzle_svg), (Puzzle, "_repr_html_", puzzle_html),
+         (Result, "_repr_html_", result_figure))  # (type, Jupyter's method, drawing)
+
+
+def attach() -> None:
+    """Give Puzzle and Result their Jupyter drawings (REPRS)."""
+    for kind, method, draw in REPRS:
+        setattr(kind, method, draw)

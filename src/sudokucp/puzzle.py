@@ -243,19 +243,6 @@ class Puzzle:
     def __str__(self) -> str:
         return self.to_line()
 
-    def _repr_svg_(self) -> str:
-        """The grid drawn for Jupyter (sudokucp.display): givens in bold, box borders thick."""
-        from sudokucp.display import grid_svg
-
-        return grid_svg(self.shape, self.cells, title=self.name)
-
-    def _repr_html_(self) -> str:
-        """The drawn grid with its name, shape and number of givens, for Jupyter."""
-        from sudokucp.display import figure, grid_svg, puzzle_caption
-
-        caption = puzzle_caption(self.name, self.shape, self.givens)
-        return figure(grid_svg(self.shape, self.cells, title=self.name), caption, "puzzle")
-
 
 # --- writers: they need only the shape -------------------------------------------------------
 

@@ -65,17 +65,6 @@ class Result:
             return f"{n} {word}" if n else "no solution"
         return f"at least {n} {word}" if n else "no solution found"
 
-    def _repr_html_(self) -> str:
-        """Status, count, times and search size, and the first solution drawn, for Jupyter."""
-        from sudokucp.display import result_html
-        from sudokucp.puzzle import PuzzleError, Shape
-
-        try:
-            shape = Shape.for_cells(len(self.solution)) if self.solution else None
-        except PuzzleError:
-            shape = None
-        return result_html(self, shape)
-
     def to_dict(self) -> dict[str, Any]:
         return {"backend": self.backend, "puzzle": self.puzzle, "status": self.status.value,
                 "solutions": [list(s) for s in self.solutions], "complete": self.complete,
