@@ -220,15 +220,18 @@ def generate_balanced(shape: Shape, count: int, fraction: float, balance: str,
         for index in range(count):
             yield make_one(shape, fraction, balance, seed, index)
         return
-    tries, kept = tries or TRIES_PER_PUZZLE * count, 0
+    tries, kept, undecided = tries or TRIES_PER_PUZZLE * count, 0, 0
     for index in range(tries):
         made = make_one(shape, fraction, balance, seed, index)
         if progress is not None:
             progress(index, kept)
-        if proven_unique(made.puzzle, checker):
+        unique = proven_unique(made.puzzle, checker)
+        undecided += unique is None
+        if unique:
             kept += 1
             yield Balanced(made.puzzle, made.solution, made.seed, made.holes, True)
             if kept == count:
                 return
-    raise BalanceError(f"only {kept} of {count} puzzles proven unique among {tries} made: "
-                       f"fewer holes, or a larger --tries")
+    raise BalanceError(f"only {kept} of {count} puzzles proven unique among {tries} made "
+                       f"({undecided} undecided within {UNIQUE_SECONDS:g} s, the others with two "
+                       f"solutions or more): fewer holes, or a larger --tries")
