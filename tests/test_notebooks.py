@@ -32,8 +32,8 @@ def translator():
     return module
 
 
-def test_there_are_three_notebooks_each_with_its_french_version():
-    assert len(ENGLISH) == 3
+def test_there_are_four_notebooks_each_with_its_french_version():
+    assert len(ENGLISH) == 4
     assert {p.name for p in STORED} == {*ENGLISH, *(n.replace(".ipynb", ".fr.ipynb")
                                                      for n in ENGLISH)}
 
@@ -166,6 +166,18 @@ def test_your_own_backend_runs_top_to_bottom(workspace):
     assert "<td style='text-align:left'>solved</td>" in outputs(notebook, "solve")
     assert 'class="found"' in outputs(notebook, "draw")
     assert "my_backend:FewestFirst" in outputs(notebook, "run")
+
+
+@pytest.mark.slow
+def test_the_hardness_peak_runs_top_to_bottom(workspace):
+    """The small sweep: balanced holes counted, every run judged, the medians and the plot."""
+    notebook = run("4-the-hardness-peak.ipynb", workspace)
+    assert errors_in(notebook) == []
+    assert "doubly {'row': (15, 15), 'column': (15, 15), 'box': (15, 15)}" in outputs(
+        notebook, "counts")
+    table = outputs(notebook, "table")
+    assert all(word in table for word in ("hybrid", "pysat", "doubly", "random", "0.55"))
+    assert "image/png" in str(next(c for c in notebook.cells if c.get("id") == "plot").outputs)
 
 
 def test_a_notebook_exported_to_html_shows_the_grid_and_the_table_in_chromium(workspace):
