@@ -535,30 +535,32 @@ def printed_in_a_cold_cache(code: str, cache) -> list[str]:
 
 
 @pytest.mark.slow  # a cold compile: 15 s on a quiet core
-def test_the_strong_dfs_batch_compiles_no_views_and_no_one_grid_search(tmp_path):
+def test_the_strong_dfs_batch_compiles_no_views_and_no_root_propagation(tmp_path):
     """In a fresh process and an empty numba cache: the strong dfs version's batch (`full`, the
     16x16 default) compiles the units' matching filter but none of the views' (the dual version's,
-    pruned by mate's dimensions), nor the one-grid search and the root propagation."""
+    pruned by mate's dimensions), nor the root propagation; the batch calls the one-grid
+    search."""
     code = ("from sudokucp.backends.jit.kernels import STRONG, ready\n"
             "from sudokucp.backends.jit import dfs, matching\n"
             "ready('dfs', 'run_many', STRONG)\n"
             "print(*(len(f.signatures) for f in (dfs.run_many, dfs.fixpoint, matching.alldiff,\n"
             "      matching.views, matching.build_views, matching.strike_segment, dfs.run,\n"
             "      dfs.start)))\n")
-    assert printed_in_a_cold_cache(code, tmp_path) == ["1"] * 3 + ["0"] * 5
+    assert printed_in_a_cold_cache(code, tmp_path) == ["1"] * 3 + ["0"] * 3 + ["1", "0"]
 
 
 @pytest.mark.slow  # a cold compile
 @pytest.mark.parametrize("nine", [True, False])
 def test_each_band_search_version_compiles_its_own_steps_alone(tmp_path, nine):
     """In a fresh process and an empty numba cache: the band-wise search's 9x9 version is
-    bands9.py's steps alone, the general version (4x4) bands.py's: neither imports the other."""
+    bands9.py's steps alone, the general version (4x4) bands.py's (and band_steps.py's): neither
+    imports the other, and the one-grid search compiles no batch."""
     code = ("import sys\n"
             "from sudokucp.backends.jit.kernels import ready\n"
             f"k = ready('bands', 'run', {nine})\n"
             "print(*(f'sudokucp.backends.jit.{m}' in sys.modules for m in ('bands', 'bands9')),\n"
-            "      *(len(getattr(k, f).signatures) for f in ('run', 'begin', 'choose', 'descend',\n"
-            "                                                'write', 'run_many')))\n")
+            "      *(len(getattr(k, f).signatures) for f in ('run', 'load', 'put', 'propagate',\n"
+            "                                                'branch', 'run_many')))\n")
     expected = ["False", "True"] if nine else ["True", "False"]
     assert printed_in_a_cold_cache(code, tmp_path) == expected + ["1"] * 5 + ["0"]
 

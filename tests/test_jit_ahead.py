@@ -14,8 +14,9 @@ import pytest
 
 from sudokucp.check import is_solution
 from sudokucp.io.formats import load_puzzles, parse_grid
-from tests.conftest import PUZZLES, ROOT
 
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "puzzles"
 pytest.importorskip("numba")
 pytestmark = pytest.mark.skipif(shutil.which(os.environ.get("CC", "cc")) is None,
                                 reason="no C compiler: the machine code cannot be built ahead")

@@ -1,17 +1,17 @@
-"""Machine code built ahead of time for the 9x9 path of a command: the band-wise search (bands.py's
-`run` and `run_many`, 9x9 version) and the reading of one-line grids (scan.py's `scan`), built by
+"""Machine code built ahead of time for the 9x9 path of a command: the band-wise search (bands9.py's
+`run` and `run_many`) and the reading of one-line grids (scan.py's `scan`), built by
 numba.pycc into an extension module beside numba's cache, which a later process loads without
 importing numba (numba's import and its cache loads take about 0.7 s of a command).
 
 Both live in the user's cache folder (platformdirs), or under $NUMBA_CACHE_DIR when it is set;
 never in the package. The first `solve --backend jit` that finds no module builds it once it has
 answered (`build_after_answers`, saying so); `sudoku-cp backends --warm jit` builds it ahead
-(`build_apart`). A C compiler and numba.pycc are needed: without them nothing is built, the
-failure is noted so that no later command tries again, and the kernels load from numba's cache
-as before. $SUDOKUCP_JIT_AHEAD: `auto` (the default), `load` (load a module, never build one
-after a command) or `off` (numba's cache alone). The module's file is named by the kernels'
-sources (the cache folder, as numba's cache is) and by the processor it was built for. The
-functions are those numba compiles (the same typed source), so their answers are the same.
+(`build_apart`, in a process that runs kernels.py). A C compiler and numba.pycc are needed: without
+them nothing is built, the failure is noted so that no later command tries again, and the kernels
+load from numba's cache as before. $SUDOKUCP_JIT_AHEAD: `auto` (the default), `load` (load a
+module, never build one after a command) or `off` (numba's cache alone). The module's file is named
+by the kernels' sources (the cache folder, as numba's cache is) and by the processor it was built
+for. The functions are those numba compiles (the same typed source), so their answers are the same.
 """
 
 from __future__ import annotations

@@ -176,7 +176,8 @@ def propagate(st, dirty, t, geo, regs):
                             regs[R_NODES] += 1
                             placed += 1
         for b in range(nb):  # cells with one digit left, or none
-            lone = lone_cells(st, b, nb, n, st[n * nb + b])
+            open_cells = st[n * nb + b]
+            lone = lone_cells(st, b, nb, n, open_cells, open_cells)
             if lone < 0:
                 return False
             while lone:

@@ -84,7 +84,7 @@ def load(grid, st, t, geo, regs):
 
 # --- the steps (driver.py's) ---------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", inline="always")
 def begin(grid, s):
     """The givens loaded into depth 0 and propagated; the cells placed, -1 on a clash."""
     st = s.stack[0]
@@ -94,13 +94,13 @@ def begin(grid, s):
     return solved_count(st, s.geo)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", inline="always")
 def choose(s, d):
     """A cell of the fewest candidates (band_steps.branch)."""
     branch(s.stack[d], s.geo, s.frames[d])
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", inline="always")
 def descend(s, d, alt):
     """Depth d copied to d + 1, the digit `alt` placed in frames[d]'s cell and propagated; the
     cells placed, -1 when refuted."""
@@ -111,7 +111,7 @@ def descend(s, d, alt):
     return solved_count(st, geo) if propagate(st, changed, t, geo, s.regs) else -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", inline="always")
 def write(s, d, row):
     """The digits of the solved state at depth d written to a row of cells."""
     st, t, geo = s.stack[d], s.t, s.geo
@@ -138,5 +138,4 @@ def run(grid, s, budget):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def run_many(grids, s, out):
     """Solve every row of `grids` to the end on one state, into `out` (driver.batch)."""
-    geo = s.geo
-    batch(begin, choose, descend, write, grids, s, out, geo[B_N] * geo[B_N], geo[B_LIMIT])
+    batch(run, grids, s, out, s.geo[B_N] * s.geo[B_N])

@@ -183,7 +183,7 @@ def propagate(st, dirty, regs):
                     dirty |= place(st, k % 9, b, p)
                     regs[R_NODES] += 1
         for b in range(3):  # the cells with one digit left take it; none left: a contradiction
-            lone = lone_cells(st, 9 * b, 1, 9, st[OPEN + b])
+            lone = lone_cells(st, 9 * b, 1, 9, st[OPEN + b], -1)  # no mask: fewer operations
             if lone < 0:
                 return False
             while lone:
@@ -312,7 +312,7 @@ def solved_count(st):
 
 # --- the steps (driver.py's) ---------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", inline="always")
 def begin(grid, s):
     """The givens loaded into depth 0 and propagated; the cells placed, -1 on a clash."""
     st = s.stack[0]
@@ -322,13 +322,13 @@ def begin(grid, s):
     return solved_count(st)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", inline="always")
 def choose(s, d):
     """The cell to branch on (branch)."""
     branch(s.stack[d], s.frames[d])
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", inline="always")
 def descend(s, d, alt):
     """Depth d copied to d + 1, the digit `alt` placed in frames[d]'s cell and propagated; the
     cells placed, -1 when refuted."""
@@ -338,7 +338,7 @@ def descend(s, d, alt):
     return solved_count(st) if propagate(st, changed, s.regs) else -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", inline="always")
 def write(s, d, row):
     """The solved grid at depth d as digits."""
     solved_digits(s.stack[d], row)
@@ -356,4 +356,4 @@ def run(grid, s, budget):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def run_many(grids, s, out):
     """Solve every row of `grids` to the end on one state, into `out` (driver.batch)."""
-    batch(begin, choose, descend, write, grids, s, out, 81, s.geo[B_LIMIT])
+    batch(run, grids, s, out, 81)

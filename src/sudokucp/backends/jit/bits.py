@@ -85,10 +85,10 @@ def first_holding(values, start, step, count, p):
 
 
 @njit(cache=True, inline="always")
-def lone_cells(st, start, step, count, open_cells):
-    """Of `open_cells`, those that one mask alone of st[start + i * step] holds (one digit
+def lone_cells(st, start, step, count, open_cells, mask):
+    """Of `open_cells`, those that one mask alone of st[start + i * step] & mask holds (one digit
     left); -1 when one of them none holds."""
     if not open_cells:
         return 0
-    once, twice = spread(st, start, step, count, open_cells)
+    once, twice = spread(st, start, step, count, mask)
     return -1 if open_cells & ~once else open_cells & ~twice

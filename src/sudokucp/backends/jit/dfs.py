@@ -2,7 +2,7 @@
 
 The search is driver.py's resumable loop over this kernel's steps (begin, choose, descend) and
 its state (layout.Dfs: tables, geo and buffers by name).
-Propagation levels (jit_layout): singles (naked and hidden), locked (+ pointing and claiming),
+Propagation levels (layout.py): singles (naked and hidden), locked (+ pointing and claiming),
 alldiff (singles + Regin's matching filter per unit: every naked and hidden subset), full
 (alldiff + locked), dual (alldiff + the filter on each digit's row x column, row x box and
 column x box views: every fish and every locked set).
@@ -97,7 +97,7 @@ def fixpoint(cand, units, peers, cunits, mate, scr, geo, regs):
 
 # --- the steps (driver.py's) ---------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def begin(grid, s):
     """The givens loaded into depth 0 and propagated; the cells placed, -1 on a clash."""
     geo, scr, row = s.geo, s.scr, s.cand[0]
@@ -127,7 +127,7 @@ def clear_hints(mate):
         mate[:, :] = -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def choose(s, d):
     """Fill frames[d] with the alternatives of the cell with the fewest candidates (per failure
     weight of its units for wdeg) or, for BRANCH_SMALLEST, of a unit-digit with fewer places."""
@@ -180,7 +180,7 @@ def choose(s, d):
     frame[F_KIND], frame[F_INDEX], frame[F_DIGIT], frame[F_REST] = 0, best, 0, cand[best]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def descend(s, d, alt):
     """Depth d copied to d + 1, the alternative `alt` of frames[d] placed and propagated; the
     cells placed, -1 when refuted (dom/wdeg: the failure blamed)."""
@@ -237,5 +237,4 @@ def run(grid, s, budget):
 @njit(cache=True, _nrt=False)
 def run_many(grids, s, out):
     """Solve every row of `grids` to the end on one state, into `out` (driver.batch)."""
-    geo = s.geo
-    batch(begin, choose, descend, write_masks, grids, s, out, geo[G_CELLS], geo[G_LIMIT])
+    batch(run, grids, s, out, s.geo[G_CELLS])

@@ -2,7 +2,8 @@
 
 A kernel's state is a NamedTuple of arrays with `frames`, `regs` and `sols` among them (their
 fields in layout.py); the kernel supplies its steps, passed to `resume` as compiled functions
-(numba compiles the loop once per set of steps and calls them directly):
+(numba compiles the loop once per set of steps; the steps are inlined in it, so that no call
+passes the state's arrays):
 - begin(grid, s): load the givens into depth 0 and propagate; the cells placed, -1 on a clash;
 - choose(s, d): fill frames[d] with what to branch on, its alternatives as a mask in F_REST;
 - descend(s, d, alt): copy depth d to d + 1, apply one alternative (a bit of the mask) and
@@ -106,8 +107,9 @@ def resume(begin, choose, descend, write, grid, s, cells, limit, keep, budget):
 
 
 @njit(cache=True, inline="always")
-def batch(begin, choose, descend, write, grids, s, out, cells, limit):
-    """Every row of `grids` searched to the end (no budget) on one state: into `out` (an Answers)
+def batch(run, grids, s, out, cells):
+    """Every row of `grids` searched to the end (no budget) by a kernel's `run` (its loop in a
+    function of its own) on one state: into `out` (an Answers)
     the first solutions (as many as out.solutions has room for per grid, zeros after), the count
     up to the limit, whether the search was exhausted, and nodes, guesses, backtracks per grid,
     then its processor cycles when out.stats has a fourth column."""
@@ -116,8 +118,7 @@ def batch(begin, choose, descend, write, grids, s, out, cells, limit):
     for i in range(grids.shape[0]):
         t0 = cycles() if timed else 0
         regs[R_PHASE] = 0
-        status = resume(begin, choose, descend, write, grids[i], s, cells, limit, 0,
-                        np.int64(-1))
+        status = run(grids[i], s, np.int64(-1))  # typed as a budget from Python: one compile
         out.counts[i] = regs[R_FOUND]
         out.complete[i] = status == EXHAUSTED
         stored = regs[R_STORED]
@@ -131,7 +132,7 @@ def batch(begin, choose, descend, write, grids, s, out, cells, limit):
             out.stats[i, 3] = cycles() - t0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def write_masks(s, d, row):
     """The write step of the kernels whose state holds a row of candidate masks per depth
     (`cand`: dfs, groups): each cell's one digit."""

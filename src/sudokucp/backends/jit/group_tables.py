@@ -1,6 +1,6 @@
 """The arrays of a variant that groups.py's search reads (Python, no numba): its tables
 (groups, peers, cage sums, the combos of digits by size and sum), the offsets of geo, the
-scratch row and the frames, and run()'s arguments with fresh buffers; see groups.py's glossary."""
+scratch row, and a search's state (Groups) with fresh buffers; see groups.py's glossary."""
 
 from __future__ import annotations
 

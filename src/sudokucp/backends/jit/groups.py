@@ -247,7 +247,7 @@ def fixpoint(cand, s):
 
 # --- the steps (driver.py's) ---------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def begin(grid, s):
     """The allowed digits and the givens loaded into depth 0 and propagated; the cells placed,
     -1 when they clash."""
@@ -272,7 +272,7 @@ def begin(grid, s):
     return scr[S_SOLVED] if fixpoint(row, s) else -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def choose(s, d):
     """Branch on the open cell with the fewest candidates (the first with two)."""
     cand = s.cand[d]
@@ -289,7 +289,7 @@ def choose(s, d):
     s.frames[d, F_INDEX], s.frames[d, F_REST] = best, cand[best]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def descend(s, d, alt):
     """Depth d copied to d + 1, the digit `alt` placed in frames[d]'s cell and propagated; the
     cells placed, -1 when refuted."""

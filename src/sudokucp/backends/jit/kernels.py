@@ -10,7 +10,7 @@ never holds it. Only what a call needs is compiled: a kernel's one-grid search (
 batch (`run_many`) apart; dfs's root propagation (`start`, for cdcl at a `root` above singles)
 apart too; dfs in three versions (no matching filter: the levels singles and locked; the
 filter on the units: alldiff and full; also on the views: dual); bands in a 9x9 version
-(bands9.py's steps alone) and a general one; the reading of one-line grids (scan) apart.
+(bands9.py's module) and a general one (bands.py's); the reading of one-line grids (scan) apart.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def band_fits(shape: Shape) -> bool:
 
 
 def nine_bands(shape: Shape) -> bool:
-    """Whether the band-wise kernel searches a shape with bands9.py's steps (9x9), a version of
+    """Whether the band-wise kernel searches a shape with bands9.py's module (9x9), a version of
     its entry points compiled apart."""
     return shape.side == 9
 

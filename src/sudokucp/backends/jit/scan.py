@@ -34,14 +34,13 @@ def scan(data, table, cunits, cells, max_line, kinds, starts, grids, seen):
         if e > s and data[e - 1] == RETURN:
             e -= 1
         if e == s:
-            kind = SKIP
+            kinds[line] = SKIP
         elif e - s == cells and parse(data, s, table, cunits, cells, grids, found, seen):
-            kind = PLAIN
+            kinds[line] = PLAIN
             starts[found] = line
             found += 1
         else:
-            kind = judge(data, s, e, max_line)
-        kinds[line] = kind
+            kinds[line] = judge(data, s, e, max_line)
         line += 1
         s = nxt
     return found
