@@ -14,7 +14,6 @@ from sudokucp.puzzle import LINE_SIDE, MAX_SIDE, Puzzle, PuzzleError, Shape, lin
 from sudokucp.result import Status
 
 SIDE_36, SIDE_64 = Shape(6, 6), Shape(8, 8)
-SLOW = {"jit"}  # its first 36x36 solve compiles a kernel for the shape (about a minute)
 
 
 def easy(shape: Shape, fraction: float = 0.2, seed: int = 7) -> Puzzle:
@@ -97,8 +96,7 @@ def test_exports_name_their_givens(shape, form):
     assert header.puzzle.cells == puzzle.cells and header.puzzle.shape == shape
 
 
-@pytest.mark.parametrize("shape", [SIDE_36, pytest.param(SIDE_64, marks=pytest.mark.slow)],
-                         ids=str)  # a 64x64 CNF takes some 20 s to build
+@pytest.mark.parametrize("shape", [SIDE_36], ids=str)  # 64x64: benchmarks/large_grids.py
 def test_a_dimacs_export_solved_decodes_to_a_solution(shape):
     pycosat = pytest.importorskip("pycosat")
     from sudokucp.io.exporters import decode, export
@@ -114,8 +112,7 @@ def test_a_dimacs_export_solved_decodes_to_a_solution(shape):
 SUPPORTING = [n for n in INSTALLED if backend_class(n).max_side >= 36]
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n
-                                  for n in SUPPORTING])
+@pytest.mark.parametrize("name", SUPPORTING)
 def test_36x36_solved_and_judged(name):
     puzzle = easy(SIDE_36)
     result = get_backend(name).solve(puzzle, limit=1, time_limit=25)
