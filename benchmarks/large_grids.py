@@ -1,0 +1,125 @@
+"""Grids past 35x35 through every format and every backend that takes them (reports/large-grids.md).
+
+    python benchmarks/large_grids.py [--sides 36 49 64] [--holes 0.2] [--timeout 120]
+        [--memory 4096] [--out reports/large-grids.md]
+
+For each side, one generalized Sudoku (generators/balanced.py, random holes at --holes, seed 1):
+- every writer of io/formats.py writes it and the reader gives back the same grid;
+- every installed backend whose largest side admits it solves it through the harness (a worker
+  per run, a wall limit, a memory cap, the answer judged), and those that do not are refused;
+- the results log's size per row, and whether any process of the run outlived it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from common import Provenance, write_report  # noqa: E402
+
+from sudokucp.backends import available_backends, backend_class  # noqa: E402
+from sudokucp.generators.balanced import make_one  # noqa: E402
+from sudokucp.harness.bench import BenchConfig  # noqa: E402
+from sudokucp.io.formats import WRITERS, parse_many  # noqa: E402
+from sudokucp.puzzle import Puzzle, Shape  # noqa: E402
+from sudokucp.reporting.bench_report import bench_and_report  # noqa: E402
+from sudokucp.reporting.text import sig  # noqa: E402
+
+SQUARE = {36: Shape(6, 6), 49: Shape(7, 7), 64: Shape(8, 8), 42: Shape(6, 7), 30: Shape(5, 6)}
+
+
+def round_trips(puzzle: Puzzle) -> list[str]:
+    """The writers whose text reads back as another grid (empty: every one round-trips)."""
+    wrong = []
+    for name, write in WRITERS.items():
+        back = list(parse_many(write(puzzle.shape, puzzle.cells), shape=puzzle.shape))
+        if [getattr(e, "puzzle", e).cells for e in back] != [puzzle.cells]:
+            wrong.append(name)
+    return wrong
+
+
+def children() -> set[int]:
+    """The processes whose parent is this one (from /proc)."""
+    mine, found = str(os.getpid()), set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[1] == mine:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def sweep(side: int, args: argparse.Namespace, provenance: Provenance) -> tuple[list, dict]:
+    """The backends on one grid of `side`, through the harness: rows, and the run's facts."""
+    shape = SQUARE[side]
+    puzzle = make_one(shape, args.holes, "random", 1).puzzle
+    takes = [n for n in available_backends() if backend_class(n).max_side >= side]
+    refused = [n for n in available_backends() if backend_class(n).max_side < side]
+    before = children()
+    with tempfile.TemporaryDirectory(prefix="sudokucp-large-") as scratch:
+        path = Path(scratch) / f"{side}x{side}.txt"
+        path.write_text(puzzle.to_line() + "\n")
+        config = BenchConfig(backends=takes, puzzles=[str(path)], out=Path(scratch) / "out",
+                             timeout=args.timeout, memory_mb=args.memory, jobs=1, seed=0)
+        outcome = bench_and_report(config)
+        log = (Path(scratch) / "out" / "results.jsonl").stat().st_size
+    provenance.add(outcome)
+    facts = {"shape": shape, "holes": puzzle.cells.count(0), "writers": round_trips(puzzle),
+             "refused": refused, "row_kb": log / max(len(outcome.rows), 1) / 1024,
+             "left": sorted(children() - before)}
+    return outcome.rows, facts
+
+
+def table(side: int, rows: list, facts: dict) -> list[str]:
+    """One side's section of the report."""
+    shape = facts["shape"]
+    writers = ", ".join(facts["writers"]) or "none: every writer round-trips"
+    lines = [f"## {side}x{side} (boxes {shape.box_rows}x{shape.box_cols}), "
+             f"{facts['holes']} holes", "",
+             f"- writers whose text does not read back: {writers}",
+             f"- refused by their declared largest side: {', '.join(facts['refused']) or 'none'}",
+             f"- results log: {facts['row_kb']:.1f} KB per row",
+             f"- processes left after the run: {len(facts['left'])}", "",
+             "| backend | status | judged | CPU s | wall s | peak RSS MB |",
+             "|---|---|---|---|---|---|"]
+    for row in sorted(rows, key=lambda r: (r.status.value, r.cpu or 0)):
+        judged = {True: "yes", False: "WRONG", None: "-"}[row.verified]
+        rss = sig(row.rss_mb) if row.rss_mb else "-"
+        lines.append(f"| {row.backend} | {row.status.value} | {judged} | {sig(row.cpu or 0)} | "
+                     f"{sig(row.wall)} | {rss} |")
+    return lines + [""]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sides", type=int, nargs="+", default=[36, 49, 64],
+                        choices=sorted(SQUARE))
+    parser.add_argument("--holes", type=float, default=0.2, help="fraction of cells left empty")
+    parser.add_argument("--timeout", type=float, default=120.0, help="wall seconds per run")
+    parser.add_argument("--memory", type=int, default=4096, help="memory cap per run, MB")
+    parser.add_argument("--out", type=Path, default=ROOT / "reports" / "large-grids.md")
+    args = parser.parse_args()
+    provenance = Provenance()
+    sections = []
+    for side in args.sides:
+        rows, facts = sweep(side, args, provenance)
+        sections += table(side, rows, facts)
+    text = "\n".join(["# Grids past 35x35", "", *provenance.lines(), "",
+                      "One generated grid per side (random holes, seed 1), every backend that "
+                      "takes the side, one run each in a worker with the wall limit and memory "
+                      "cap above; every claimed solution judged.", "", *sections])
+    write_report(args.out, text)
+    print(args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
