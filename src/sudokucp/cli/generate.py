@@ -15,6 +15,7 @@ from sudokucp.cli.common import (
     EXIT_OK,
     EXIT_UNSOLVED,
     CommandError,
+    add_command,
     count_arg,
     fail,
     shape_arg,
@@ -45,12 +46,10 @@ KIND_HELP = ("variant to make: x, windoku, jigsaw (random regions), killer (rand
 
 
 def add_generate(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("generate", help="make puzzles with one solution, any shape",
-                       description="Make COUNT puzzles with exactly one solution: a random full "
-                                   "grid, then clues removed while a complete backend at limit 2 "
-                                   "still finds one solution. The same seed gives the same "
-                                   "puzzles. " + GENERATE_COST + " " + VARIANT_COST + " "
-                                   + HOLES_TEXT)
+    p = add_command(sub, "generate", run_generate, description=" ".join((
+        "Make COUNT puzzles with exactly one solution: a random full grid, then clues removed "
+        "while a complete backend at limit 2 still finds one solution. The same seed gives the "
+        "same puzzles.", GENERATE_COST, VARIANT_COST, HOLES_TEXT)))
     p.add_argument("--shape", type=shape_arg, default=Shape(3, 3),
                    help="9x9 (default), 6x6, 16x16, 36x36 to 64x64, box 2x3, or 30x30:5x6 "
                         "(side and boxes)")
@@ -83,7 +82,6 @@ def add_generate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--unique", action="store_true",
                    help="with --holes: keep only the puzzles the checker (-b) proves unique at "
                         "limit 2 within 60 s each (--tries bounds the puzzles made)")
-    p.set_defaults(handler=run_generate)
 
 
 def fraction_arg(text: str) -> float:
