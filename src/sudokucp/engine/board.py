@@ -1,12 +1,11 @@
 """The board of the propagation engine (engine/propagation.py, whose docstring holds the glossary):
 Board, the (cell, bit) pairs queued for placement, a blank board, a puzzle's givens, and the
-candidate-mask helpers digits_of, mask_of and strike."""
+candidate-mask helpers digits_of and mask_of."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from sudokucp.engine.step import Deduction
 from sudokucp.engine.tables import Tables, tables
@@ -62,23 +61,3 @@ def mask_of(cand: list[int], cells: Sequence[int]) -> int:
     for c in cells:
         m |= cand[c]
     return m
-
-
-def strike(b: Board, cells: Sequence[int], digits: int,
-           todo: list[Place]) -> tuple[int, int] | Literal[False]:
-    """Remove `digits` from `cells`, queuing in `todo` the cells left with one candidate: (the
-    digits removed, the unit bits of the cells changed), or False when a cell is left empty."""
-    cand, unit_bits = b.cand, b.t.unit_bits
-    removed = dirty = 0
-    for c in cells:
-        m = cand[c]
-        if m & digits:
-            removed |= m & digits
-            m &= ~digits
-            if not m:
-                return False
-            cand[c] = m
-            dirty |= unit_bits[c]
-            if not m & (m - 1):
-                todo.append((c, m))
-    return removed, dirty

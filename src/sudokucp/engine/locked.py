@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from sudokucp.engine.board import Board, Place, strike
+from sudokucp.engine.board import Board, Place
 
 
 def locked(b: Board, todo: list[Place], counts: dict[str, int]) -> bool:
@@ -43,7 +43,7 @@ def _lock(b: Board, pieces: tuple[int, ...], rests: tuple[tuple[int, ...], ...],
           todo: list[Place], seen: list[int]) -> int | Literal[False]:
     """One sweep: a digit in one of the pieces only leaves that piece's rest. The (piece, digit)
     patterns that removed something; False on a contradiction."""
-    cand, cells = b.cand, b.t.pieces
+    cand, cells, unit_bits = b.cand, b.t.pieces, b.t.unit_bits
     once = twice = 0
     for k in pieces:
         m = seen[k]
@@ -60,12 +60,21 @@ def _lock(b: Board, pieces: tuple[int, ...], rests: tuple[tuple[int, ...], ...],
     found = dirty = 0
     for k, rest in zip(pieces, rests):
         digits = seen[k] & lone
-        if digits:
-            struck = strike(b, rest, digits, todo)
-            if struck is False:
-                return False
-            found += struck[0].bit_count()  # one pattern per piece and digit
-            dirty |= struck[1]
+        if not digits:
+            continue
+        removed = 0
+        for c in rest:
+            m = cand[c]
+            if m & digits:
+                removed |= m & digits
+                m &= ~digits
+                if not m:
+                    return False
+                cand[c] = m
+                dirty |= unit_bits[c]
+                if not m & (m - 1):
+                    todo.append((c, m))
+        found += removed.bit_count()  # one pattern per piece and digit
     b.dirty |= dirty
     b.moved |= dirty
     return found

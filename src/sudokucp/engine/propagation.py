@@ -37,7 +37,6 @@ from sudokucp.engine.board import blank as blank
 from sudokucp.engine.board import digits_of as digits_of
 from sudokucp.engine.board import givens as givens
 from sudokucp.engine.board import mask_of as mask_of
-from sudokucp.engine.board import strike
 from sudokucp.engine.locked import locked as locked
 from sudokucp.engine.seeding import seed as seed
 from sudokucp.engine.seeding import start as start
@@ -217,7 +216,7 @@ def cage_sum(b: Board, k: int, todo: list[Place]) -> int | Literal[False]:
     with one digit join `todo`; the dirty bits of the cells changed, or False on a
     contradiction (test with `is False`)."""
     cells, total, sets = b.t.sums[k]
-    cand, vals = b.cand, b.vals
+    cand, vals, unit_bits = b.cand, b.vals, b.t.unit_bits
     opens, used, union = [], 0, 0
     for c in cells:
         v = vals[c]
@@ -242,16 +241,22 @@ def cage_sum(b: Board, k: int, todo: list[Place]) -> int | Literal[False]:
         need &= keep
     if not keep:
         return False
-    struck = strike(b, opens, ~keep, todo)
-    if struck is False:
+    gone = eliminate(b, opens, ~keep)  # settle keeps b.dirty in hand: the bits go back to it
+    if gone is False:
         return False
+    dirty = 0
+    for c in dict.fromkeys(c for c, _ in gone):
+        m = cand[c]
+        dirty |= unit_bits[c]
+        if not m & (m - 1):
+            todo.append((c, m))
     while need:
         bit = need & -need
         need ^= bit
         holders = [c for c in opens if cand[c] & bit]
         if len(holders) == 1:
             todo.append((holders[0], bit))
-    return struck[1]
+    return dirty
 
 
 def reachable_digits(union: int, count: int, total: int) -> int:
