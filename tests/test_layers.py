@@ -22,7 +22,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tools", ("reporting", "teaching", "datasets", "generators", "api")),
     ("cli", ("cli", "__main__")),
 )
-SHARED_BY_BACKENDS = ("backends", "backends.base")  # the registry and the contract
+SHARED_BY_BACKENDS = ("backends", "backends.base", "backends.names")  # registry, contract, names
 PRIVATE = ("executors.dask_cluster", "executors.worker")  # reached through executors/__init__
 
 

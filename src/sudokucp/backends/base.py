@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from sudokucp.backends.names import spec_name
 from sudokucp.clock import cpu_seconds
 from sudokucp.errors import OptionError
 from sudokucp.puzzle import MAX_SIDE, Grid, Puzzle, Shape
@@ -265,8 +266,6 @@ class Backend(abc.ABC):
     @cached_property
     def label(self) -> str:
         """Name with the options that differ from the defaults: 'mrv:order=static'."""
-        from sudokucp.backends import spec_name
-
         changed = [f"{k}={v}" for k, v in sorted(self.options.items()) if self.defaults[k] != v]
         return ":".join([spec_name(type(self)), *changed])
 

@@ -2,7 +2,7 @@
 
 To add a backend: copy this file to `backends/<name>.py`, rename the class, write `_search` (and
 `_prepare` if something can be built once per shape), and add one line to `BACKENDS` in
-`backends/__init__.py` ("name": "sudokucp.backends.<name>:Class"). The tests then hold it to the
+`backends/names.py` ("name": "sudokucp.backends.<name>:Class"). The tests then hold it to the
 contract like every other (tests/test_contract.py reads the registry).
 A backend kept outside the package needs no registration: `--backend mypkg.mymod:MyBackend`.
 
