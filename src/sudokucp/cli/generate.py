@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import sys
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
 from sudokucp.backends import (
     from_spec,
@@ -21,6 +19,7 @@ from sudokucp.cli.common import (
     shape_arg,
     size_arg,
 )
+from sudokucp.cli.output import Output
 from sudokucp.generators.balanced import BALANCES
 from sudokucp.puzzle import Shape
 
@@ -114,7 +113,7 @@ def run_generate(args: argparse.Namespace) -> int:
     lines = header(args.shape, args.count, args.seed, backend, **options)
     progress = _progress(args.count) if sys.stderr.isatty() else None
     code = EXIT_OK
-    with _output(args.out) as out:
+    with Output(args.out) as out:
         out.write("\n".join(lines) + "\n")
         try:
             for made in generator.generate(args.shape, args.count, args.seed, backend=backend,
@@ -152,7 +151,7 @@ def run_variants(args: argparse.Namespace) -> int:
     lines = variant_header(args.shape, kinds, args.count, args.seed, backend, **options)
     progress = _progress(args.count) if sys.stderr.isatty() else None
     code = EXIT_OK
-    with _output(args.out) as out:
+    with Output(args.out) as out:
         out.write("\n".join(lines) + "\n")
         try:
             for made in vg.generate_variants(args.shape, kinds, args.count, args.seed,
@@ -204,50 +203,6 @@ def _progress(count: int):
         print(f"\rpuzzle {index + 1}/{count}: clue {done}/{total}, {givens} givens   ",
               end="", file=sys.stderr, flush=True)
     return show
-
-
-class _output:
-    """Standard output, or FILE written under a hidden temporary name beside it and renamed when
-    complete. FILE is checked on entry, before any puzzle is made; a failed write (a full disk)
-    is one line naming FILE, and nothing is left behind."""
-
-    def __init__(self, path: str | None) -> None:
-        from pathlib import Path
-
-        self.path = None if path is None else Path(path)
-
-    def __enter__(self) -> TextIO:
-        from sudokucp.io.files import NotWritable, temporary_beside, writable_file
-
-        if self.path is None:
-            return sys.stdout
-        try:
-            writable_file(self.path)
-        except NotWritable as err:
-            raise CommandError(str(err)) from None
-        self.temp = temporary_beside(self.path)
-        try:
-            self.file = open(self.temp, "w", encoding="utf-8")  # noqa: SIM115
-        except OSError as err:
-            raise CommandError(f"cannot write {self.path}: {err.strerror or err}") from None
-        return self.file
-
-    def __exit__(self, kind, value, traceback) -> None:
-        if self.path is None:
-            return
-        try:
-            self.file.close()
-            if kind is None:
-                os.replace(self.temp, self.path)
-        except OSError as err:
-            value = err
-        finally:
-            with contextlib.suppress(OSError):
-                self.temp.unlink()
-        if isinstance(value, OSError):
-            raise CommandError(f"cannot write {self.path}: {value.strerror or value}; nothing "
-                               f"was kept (the same command makes the same puzzles again)"
-                               ) from None
 
 
 def command_line(shape: Shape, count: int, seed: int | str, *, givens: int | None = None,

@@ -7,6 +7,7 @@ import argparse
 
 from sudokucp.backends import from_spec
 from sudokucp.cli.common import EXIT_OK, EXIT_UNSOLVED, CommandError, fail
+from sudokucp.cli.output import Output
 from sudokucp.generators import balanced
 from sudokucp.puzzle import Shape
 
@@ -16,14 +17,12 @@ REFUSED = (("kind", "--kind"), ("givens", "--givens"), ("minimal", "--minimal"),
 
 def run_holes(args: argparse.Namespace) -> int:
     """Write the header, then each puzzle as it is made (and, with --unique, proven unique)."""
-    from sudokucp.cli.generate import _output
-
     refuse_hole_options(args)
     checker = _checker(args) if args.unique else None
     how = args.balance or "random"
     lines = holes_header(args.shape, args.count, args.seed, args.holes, how, checker, args.tries)
     code = EXIT_OK
-    with _output(args.out) as out:
+    with Output(args.out) as out:
         out.write("\n".join(lines) + "\n")
         try:
             for made in balanced.generate_balanced(args.shape, args.count, args.holes, how,
