@@ -130,13 +130,13 @@ class FillingFile(io.StringIO):
 
 
 def test_generate_on_a_full_disk_says_so_and_keeps_nothing(tmp_path, capsys, monkeypatch):
-    from sudokucp.cli import generate
+    from sudokucp.cli import output
 
     def opened(path, *args, **kwargs):
         Path(path).write_text("")  # the temporary file exists, as it would
         return FillingFile()
 
-    monkeypatch.setattr(generate, "open", opened, raising=False)
+    monkeypatch.setattr(output, "open", opened, raising=False)
     target = tmp_path / "puzzles.txt"
     assert main(["generate", "--shape", "4x4", "-o", str(target)]) == 2
     err = one_line(capsys.readouterr().err)
