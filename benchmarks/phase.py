@@ -161,9 +161,11 @@ def peaks(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def peak_table(top: pd.DataFrame, limit: float) -> str:
+    """The peaks; '(edge)': the peak F is the first or last F tried (the peak may lie beyond)."""
+    edges = {top["fraction"].min(), top["fraction"].max()}
     shown = pd.DataFrame({
         "side": top["side"], "holes": top["balance"], "backend": top["backend"],
-        "peak F": top["fraction"].map("{:.2f}".format),
+        "peak F": [f"{f:.2f}" + (" (edge)" if f in edges else "") for f in top["fraction"]],
         "median": [seconds(v, limit) for v in top["median"]],
         "p90": [seconds(v, limit) for v in top["p90"]],
         "solved": [f"{s}/{n}" for s, n in zip(top["solved"], top["puzzles"])]})
@@ -252,11 +254,13 @@ it does for a given solver is what the figures below say."""
 
 def lesson(top: pd.DataFrame, limit: float) -> str:
     """Which backend's peak grew most with balance, and which was highest, at the largest side
-    where every backend's doubly peak is known (the figures of this run)."""
+    where at least half the backends' doubly peaks are below the limit (this run's figures)."""
     wide = top.pivot_table(index=["backend", "side"], columns="balance", values="median")
     if not {"doubly", "random"} <= set(wide.columns):
         return WHY
-    side = int(top["side"].max())
+    known = wide["doubly"] < limit * 0.999
+    shares = known.groupby(level="side").mean()
+    side = int(max(shares[shares >= 0.5].index, default=top["side"].max()))
     at = wide.xs(side, level="side")
     ratio = (at["doubly"] / at["random"]).sort_values(ascending=False)
     worst = at["doubly"].sort_values(ascending=False)
