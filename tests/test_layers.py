@@ -1,14 +1,19 @@
 """The layers of docs/ARCHITECTURE.md, kept: every import in src/ (lazy ones and those for type
-checking included) goes down the list below or stays in its own layer."""
+checking included) goes down the list below or stays in its own layer, and no import circle; at
+most a dozen modules at the top of the package, none over 400 lines, each named in the map."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sudokucp"
+ARCHITECTURE = PACKAGE.parents[1] / "docs" / "ARCHITECTURE.md"
+TOP_MODULES = 12  # at most, at the top of sudokucp/ (the core, __init__ and __main__ included)
+LONGEST = 400  # lines, at most, of any module
 
 # Lowest first. A module may import its own layer and the layers below it, never one above.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -158,3 +163,107 @@ def _reading(planted: Path, copy: Path):
     def read_text(self: Path, *args, **kwargs) -> str:
         return original(copy if self == planted else self, *args, **kwargs)
     return read_text
+
+
+def dependencies(path: Path) -> set[str]:
+    """The project modules a file imports, lazy and type-checking imports included: `from pkg
+    import mod` depends on pkg.mod alone, `from pkg import name` on pkg."""
+    name, found = module_name(path), set()
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and (base := _absolute(node, [p for p in package
+                                                                          if p])) is not None:
+            found |= {f"{base}.{a.name}".strip(".") if _is_module(f"{base}.{a.name}".strip("."))
+                      else base for a in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {a.name.removeprefix("sudokucp").strip(".") for a in node.names
+                      if a.name.split(".")[0] == "sudokucp"}
+    return {m for m in found if _is_module(m)} - {name}
+
+
+def circles(graph: dict[str, set[str]]) -> list[str]:
+    """Each import circle of `graph`, written 'a -> b -> a' (one per group of modules that import
+    each other, found as Tarjan's strongly connected components)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[str] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = stack[stack.index(node):]
+            del stack[stack.index(node):]
+            if len(group) > 1:
+                out.append(_loop(graph, set(group)))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return out
+
+
+def _loop(graph: dict[str, set[str]], group: set[str]) -> str:
+    """One path from the first module of `group` back to it, inside the group."""
+    start = min(group)
+    paths = {start: [start]}
+    todo = [start]
+    while todo:
+        node = todo.pop(0)
+        for nxt in sorted(graph[node] & group):
+            if nxt == start:
+                return " -> ".join(m or "sudokucp" for m in [*paths[node], start])
+            if nxt not in paths:
+                paths[nxt] = [*paths[node], nxt]
+                todo.append(nxt)
+    raise AssertionError(group)
+
+
+def import_graph() -> dict[str, set[str]]:
+    return {module_name(path): dependencies(path) for path in SOURCES}
+
+
+def test_no_import_circle():
+    found = circles(import_graph())
+    assert found == [], "import circles (lazy imports count):\n" + "\n".join(found)
+
+
+def test_a_circle_planted_is_caught_and_named(tmp_path, monkeypatch):
+    planted = PACKAGE / "rules.py"
+    copy = tmp_path / planted.name
+    lazy = "\ndef f():\n    from sudokucp.check import find_conflicts\n"
+    copy.write_text(planted.read_text() + lazy)
+    monkeypatch.setattr("pathlib.Path.read_text", _reading(planted, copy))
+    assert "check -> rules -> check" in circles(import_graph())
+
+
+def test_at_most_a_dozen_modules_at_the_top():
+    top = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(top) <= TOP_MODULES, f"{len(top)} modules at the top of sudokucp/: {top}"
+
+
+def test_no_module_is_over_400_lines():
+    long = [f"{path.relative_to(PACKAGE.parent)}: {count} lines" for path in SOURCES
+            if (count := len(path.read_text().splitlines())) > LONGEST]
+    assert long == [], "\n".join(long)
+
+
+def mapped() -> list[str]:
+    """The modules ARCHITECTURE.md's 'Every module' table names (path under src/sudokucp/)."""
+    section = ARCHITECTURE.read_text().split("\n## Every module\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `([^`]+\.py)` \|", section, re.M)
+
+
+def test_the_map_names_every_module_and_no_other():
+    files = {path.relative_to(PACKAGE).as_posix() for path in SOURCES}
+    named = mapped()
+    assert sorted(files - set(named)) == [], "add to docs/ARCHITECTURE.md's 'Every module'"
+    assert sorted(set(named) - files) == [], "gone from src/: remove from 'Every module'"
+    assert len(named) == len(set(named)), "a module named twice in 'Every module'"
