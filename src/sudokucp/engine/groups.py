@@ -37,9 +37,17 @@ class Groups:
                 self.cell_sums[c] += (k,)
         self.cands = [0] * len(lay.allowed)
         self.worst = lay.side + 1  # more candidates than any cell can have
+        # three groups a cell and no cage sum (the classic grid): pick's scan unpacks them
+        plain = not lay.sums and all(a == lay.full for a in lay.allowed)
+        self.triples = self.cell_units if plain and {len(u) for u in self.cell_units} == {3} \
+            else None
 
     def candidates(self, cell: int) -> int:
         """The digits `cell` may take now."""
+        if self.triples is not None:
+            a, b, d = self.triples[cell]
+            free = self.free
+            return free[a] & free[b] & free[d]
         mask = self.allowed[cell]
         for u in self.cell_units[cell]:
             mask &= self.free[u]
@@ -60,6 +68,14 @@ class Groups:
 
     def place(self, cell: int, bit: int) -> None:
         """Put the digit of `bit` in `cell`."""
+        if self.triples is not None:
+            a, b, d = self.triples[cell]
+            free = self.free
+            free[a] ^= bit
+            free[b] ^= bit
+            free[d] ^= bit
+            self.cands[cell] = 0
+            return
         for u in self.cell_units[cell]:
             self.free[u] ^= bit
         for k in self.cell_sums[cell]:
@@ -70,6 +86,13 @@ class Groups:
 
     def remove(self, cell: int, bit: int) -> None:
         """Take the digit of `bit` out of `cell` again."""
+        if self.triples is not None:
+            a, b, d = self.triples[cell]
+            free = self.free
+            free[a] |= bit
+            free[b] |= bit
+            free[d] |= bit
+            return
         for u in self.cell_units[cell]:
             self.free[u] |= bit
         for k in self.cell_sums[cell]:
@@ -93,6 +116,25 @@ class Groups:
         group when no cell is forced (0 when a digit has none left)."""
         if not dynamic:
             return self.candidates(cells[k])
+        best, mask, at = self.scan(cells, k)
+        if hidden and best > 1:  # every open cell scanned: a full group may force a digit
+            cands = self.cands
+            found = lone_digits(cands, self.full_units, self.free)
+            if found is False:
+                return 0
+            if found is not None:
+                u, lone = found
+                bit = lone & -lone
+                cell = next(c for c in self.full_units[u] if cands[c] & bit)
+                at, mask = cells.index(cell, k), bit
+        cells[k], cells[at] = cells[at], cells[k]
+        return mask
+
+    def scan(self, cells: list[int], k: int) -> tuple[int, int, int]:
+        """The open cells cells[k:] scanned, their candidates kept in cands, until one has at
+        most one: (how many the fewest has, its candidates, its place in `cells`)."""
+        if self.triples is not None:
+            return self._scan_triples(cells, k)
         allowed, cell_units, cell_sums, free, cands = \
             self.allowed, self.cell_units, self.cell_sums, self.free, self.cands
         best, mask, at = self.worst, 0, k
@@ -108,14 +150,20 @@ class Groups:
                 best, mask, at = cand.bit_count(), cand, i
                 if best < 2:
                     break
-        if hidden and best > 1:  # every open cell scanned: a full group may force a digit
-            found = lone_digits(cands, self.full_units, free)
-            if found is False:
-                return 0
-            if found is not None:
-                u, lone = found
-                bit = lone & -lone
-                cell = next(c for c in self.full_units[u] if cands[c] & bit)
-                at, mask = cells.index(cell, k), bit
-        cells[k], cells[at] = cells[at], cells[k]
-        return mask
+        return best, mask, at
+
+    def _scan_triples(self, cells: list[int], k: int) -> tuple[int, int, int]:
+        """scan where every cell has three groups and no cage sum (every digit allowed)."""
+        triples, free, cands = self.triples, self.free, self.cands
+        best, mask, at = self.worst, 0, k
+        for i in range(k, len(cells)):
+            c = cells[i]
+            a, b, d = triples[c]
+            cand = free[a] & free[b] & free[d]
+            cands[c] = cand
+            n = cand.bit_count()
+            if n < best:
+                best, mask, at = n, cand, i
+                if n < 2:
+                    break
+        return best, mask, at
