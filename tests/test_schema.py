@@ -218,7 +218,7 @@ def test_a_negative_shape_names_the_range(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["solve", "--shape", "-9", "-"])
     err = capsys.readouterr().err
-    assert "a side of -9 fits no supported shape (sides 4 to 35" in err
+    assert "a side of -9 fits no supported shape (sides 4 to 64" in err
     assert "invalid shape_arg value" not in err
 
 

@@ -34,7 +34,7 @@ from sudokucp.io.schema import (
     whole,
 )
 from sudokucp.io.variants import refuse_clashes
-from sudokucp.puzzle import MAX_SIDE, Puzzle, PuzzleError, Shape, geometry
+from sudokucp.puzzle import LINE_SIDE, Puzzle, PuzzleError, Shape, geometry
 from sudokucp.rules import Cage, Rules, diagonal_cells, digits_of, window_cells
 
 FPUZZLES_START = "N4Ig"  # how LZ-string's base64 of '{"' begins: every f-puzzles string
@@ -68,6 +68,8 @@ FPUZZLES: Check = record({  # checked once 'size' has given the side
                                          "value": cage_sum}),
                                  at_least(0), at_least(MAX_ITEMS))),
 })
+# variants are written a character per cell (io/variants.py): sides up to LINE_SIDE
+MAX_SIDE = LINE_SIDE
 SIZE: Check = record({"size": whole(at_least(4), at_least(MAX_SIDE))})
 KILLER: Check = items(record({
     "result": optional(whole(at_least(1), at_least(MAX_SIDE * (MAX_SIDE + 1) // 2))),
