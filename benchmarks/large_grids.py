@@ -13,7 +13,6 @@ For each side, one generalized Sudoku (generators/balanced.py, random holes at -
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -27,6 +26,7 @@ from sudokucp.backends import available_backends, backend_class  # noqa: E402
 from sudokucp.generators.balanced import make_one  # noqa: E402
 from sudokucp.harness.bench import BenchConfig  # noqa: E402
 from sudokucp.io.formats import WRITERS, parse_many  # noqa: E402
+from sudokucp.machine.processes import children  # noqa: E402
 from sudokucp.puzzle import Puzzle, Shape  # noqa: E402
 from sudokucp.reporting.bench_report import bench_and_report  # noqa: E402
 from sudokucp.reporting.text import sig  # noqa: E402
@@ -39,22 +39,9 @@ def round_trips(puzzle: Puzzle) -> list[str]:
     wrong = []
     for name, write in WRITERS.items():
         back = list(parse_many(write(puzzle.shape, puzzle.cells), shape=puzzle.shape))
-        if [getattr(e, "puzzle", e).cells for e in back] != [puzzle.cells]:
+        if [e.puzzle.cells if e.puzzle else None for e in back] != [puzzle.cells]:
             wrong.append(name)
     return wrong
-
-
-def children() -> set[int]:
-    """The processes whose parent is this one (from /proc)."""
-    mine, found = str(os.getpid()), set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[1] == mine:
-            found.add(int(stat.parent.name))
-    return found
 
 
 def sweep(side: int, args: argparse.Namespace, provenance: Provenance) -> tuple[list, dict]:
