@@ -37,7 +37,8 @@ class Groups:
                 self.cell_sums[c] += (k,)
         self.cands = [0] * len(lay.allowed)
         self.worst = lay.side + 1  # more candidates than any cell can have
-        # three groups a cell and no cage sum (the classic grid): pick's scan unpacks them
+        # three groups a cell, no cage sum, every digit allowed (the classic grid): candidates,
+        # place, remove and scan unpack a cell's groups instead of looping (naive ~7% faster)
         plain = not lay.sums and all(a == lay.full for a in lay.allowed)
         self.triples = self.cell_units if plain and {len(u) for u in self.cell_units} == {3} \
             else None
