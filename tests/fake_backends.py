@@ -92,6 +92,19 @@ class Sleep(_Fake):
         return _solved(puzzle)
 
 
+class Bulge(_Fake):
+    """Holds `mb` megabytes (every page touched) for a moment, lets them go, then solves."""
+
+    name = "fake-bulge"
+    defaults = {"mb": 300}
+
+    def _search(self, puzzle, limit, deadline):
+        held = bytearray(self.options["mb"] * 2**20)
+        held[::4096] = b"\1" * len(range(0, len(held), 4096))
+        del held
+        return _solved(puzzle)
+
+
 class SlowPrepare(_Fake):
     """Takes `seconds` to prepare each shape (a compile), then solves at once."""
 

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import fake_backends
 import pytest
-from fake_backends import Sleep, Spin, Threads, Where
+from fake_backends import Bulge, Sleep, Spin, Stubborn, Threads, Where
 
 from sudokucp.backends import from_spec
 from sudokucp.backends.mrv import MRV
-from sudokucp.executors import Outcome, Task, cputime
-from sudokucp.executors.local import usable_cores
+from sudokucp.executors import Outcome, ResourceLimits, Task, cputime, worker
+from sudokucp.executors.local import LocalExecutor, usable_cores
 from sudokucp.harness.bench import BenchConfig, bench
 from sudokucp.harness.runcheck import verify
 from sudokucp.harness.runlog import RESULTS, ResultLog
@@ -135,6 +135,49 @@ def test_bench_rows_carry_cpu_wall_and_memory(tmp_path, fakes_in_workers):
     walled = BenchConfig(backends=config.backends, puzzles=config.puzzles,
                          out=tmp_path / "wall", timeout=30, measure="wall")
     assert {row.seconds == row.wall for row in bench(walled).rows} == {True}
+
+
+needs_reset = pytest.mark.skipif(not worker.reset_peak(), reason="a peak reset: Linux's "
+                                                                "/proc/self/clear_refs")
+
+
+@needs_reset
+def test_a_small_run_after_a_big_one_in_the_same_worker_reports_a_small_peak(fakes_in_workers):
+    puzzle = parse_grid(EASY)
+    tasks = [Task("big", f"{fake_backends.spec(Bulge)}:mb=400", puzzle),
+             Task("small", "mrv", puzzle),
+             Task("killed", fake_backends.spec(Stubborn), puzzle,
+                  limits=ResourceLimits(time_limit=0.2, grace=0.2))]
+    with LocalExecutor(jobs=1) as executor:  # one worker runs the three in turn
+        for task in tasks:
+            executor.submit(task)
+        done = {o.task.key: o for o in executor.results()}
+    big, small, killed = done["big"], done["small"], done["killed"]
+    assert big.result.status is small.result.status is Status.SOLVED
+    assert killed.result.status is Status.TIMEOUT
+    assert {o.rss_scope for o in done.values()} == {"run"}
+    assert big.rss_mb >= 400
+    assert small.rss_mb < big.rss_mb - 300 and killed.rss_mb < big.rss_mb - 300
+    row = verify(small)
+    assert (row.rss_mb, row.rss_scope) == (small.rss_mb, "run")
+
+
+def test_without_a_reset_the_peak_is_the_workers_and_says_so(monkeypatch):
+    lifetime = max(worker.lifetime_peaks()) / 1024
+    assert worker.run_peak(False, 0) == (lifetime, "worker")
+    monkeypatch.setattr(worker, "CLEAR_REFS", "/nonexistent/clear_refs")
+    assert worker.reset_peak() is False
+
+
+@needs_reset
+def test_a_reset_peak_forgets_what_came_before():
+    held = bytearray(200 * 2**20)
+    held[::4096] = b"\1" * len(range(0, len(held), 4096))
+    del held
+    before = worker.own_peak_kb() / 1024
+    assert worker.reset_peak()
+    peak, scope = worker.run_peak(True, worker.lifetime_peaks()[1])
+    assert scope == "run" and peak < before - 150
 
 
 @needs_proc

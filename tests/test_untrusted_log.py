@@ -83,6 +83,7 @@ WRONG = {  # field: values it must refuse
     "status": st.one_of(st.none(), NOT_TEXT, st.sampled_from(["SOLVED", "ok", ""])),
     "measure": st.one_of(st.none(), NOT_TEXT, st.just("cycles")),
     "limit_hit": st.one_of(NOT_TEXT, st.just("both")),
+    "rss_scope": st.one_of(NOT_TEXT, st.just("process")),
     "versions": st.one_of(st.none(), NOT_TEXT.filter(lambda v: not isinstance(v, dict)),
                           st.just({"backend": 3}), st.just({"python": ["3"]})),
     "options": st.one_of(st.none(), NOT_TEXT.filter(lambda v: not isinstance(v, dict)),

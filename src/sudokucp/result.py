@@ -107,7 +107,7 @@ class Row:
     seconds: float = _column(0.0)  # what reports rank by: `cpu` or `wall`, as `measure` says
     cpu: float | None = _column()  # CPU seconds of the search (None: a log from before CPU time)
     wall: float = _column(0.0)  # wall seconds of the search (before CPU time: the parent's)
-    rss_mb: float | None = _column()  # the worker's peak resident memory, MB
+    rss_mb: float | None = _column()  # peak resident memory, MB: whose, `rss_scope` says
     repeat: int = _column(0)  # which of the --repeat runs of this backend on this puzzle
     form: int = _column(0)  # which --isomorphs form was searched (0: the puzzle as given)
     count: int = _column(0)
@@ -126,6 +126,8 @@ class Row:
     memory_mb: int | None = None
     limit_hit: str | None = None  # for a TIMEOUT: "cpu" or "wall", the limit that stopped it
     measure: str = "wall"  # what `seconds` holds; logs from before CPU time held wall seconds
+    rss_scope: str | None = None  # "run": the run's own peak; "worker": the worker's over its
+    # life (no reset possible); None: a log from before the difference (the worker's)
 
     @property
     def answered(self) -> bool:
@@ -239,6 +241,7 @@ FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {  # field: its tes
     "solutions": (is_strings, "a list of strings"),
     "limit_hit": (lambda v: v in (None, "cpu", "wall"), "'cpu', 'wall' or null"),
     "measure": (lambda v: v in ("cpu", "wall"), "'cpu' or 'wall'"),
+    "rss_scope": (lambda v: v in (None, "run", "worker"), "'run', 'worker' or null"),
 }
 REQUIRED = ("key", "status")
 

@@ -49,14 +49,16 @@ class Task:
 @dataclass(frozen=True)
 class Outcome:
     """What became of a task: the result (status may be TIMEOUT, CRASH, MEMOUT), the wall time
-    the parent measured from the start of the search, the worker's peak resident memory (MB)
-    and, for a run killed at a limit, which one ("cpu" or "wall")."""
+    the parent measured from the start of the search, the peak resident memory (MB), for a run
+    killed at a limit which one ("cpu" or "wall"), and whose peak `rss_mb` is: the run's own
+    ("run") or the worker's over its life ("worker", where no reset was possible)."""
 
     task: Task
     result: Result
     wall: float
     rss_mb: float | None = None
     limit_hit: str | None = None
+    rss_scope: str = "worker"
 
 
 class Executor(Protocol):

@@ -1,5 +1,6 @@
 """CPU seconds of a running process and its descendants, read from /proc (Linux): what a CPU
-limit is enforced on from outside, threads and child programs included."""
+limit is enforced on from outside, threads and child programs included; and the tree's peak
+resident memory, read before a kill."""
 
 from __future__ import annotations
 
@@ -20,6 +21,26 @@ def tree_cpu(pid: int) -> float:
     descendants; 0 for a process that is gone."""
     own = _stat_cpu(pid)
     return own + sum(tree_cpu(child) for child in _children(pid))
+
+
+def tree_peak_kb(pid: int) -> int | None:
+    """The largest peak resident memory (VmHWM, kB) of `pid` and its running descendants, each
+    since its last reset; None when `pid` has no such line (gone, or not Linux)."""
+    own = _peak_kb(pid)
+    if own is None:
+        return None
+    return max([own, *(tree_peak_kb(child) or 0 for child in _children(pid))])
+
+
+def _peak_kb(pid: int) -> int | None:
+    try:
+        text = (PROC / str(pid) / "status").read_text()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return None
 
 
 def _stat_cpu(pid: int) -> float:

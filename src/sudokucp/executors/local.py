@@ -53,6 +53,7 @@ class Worker:
         self.started: float | None = None
         self.deadline = 0.0
         self.maxrss = 0
+        self.scoped = True  # its peak memory is the current run's: fresh, or reset by the run
         self.used = 0.0  # the worker's CPU seconds when the run started (as it last said)
         self.total = 0.0  # its CPU seconds at its end (wait4), once discarded
         self.cores: set[int] = set()  # the cores it is pinned to (empty: not pinned)
@@ -226,12 +227,15 @@ class LocalExecutor(Executor):
                 worker.used = message.get("used", worker.used)
                 worker.begin(message["start"])  # CLOCK_MONOTONIC spans processes
             else:
-                outcome = self._finish(worker, from_json(message), message.get("rss_mb"))
+                scope = message.get("rss_scope", "worker")
+                worker.scoped = scope == "run"
+                outcome = self._finish(worker, from_json(message), message.get("rss_mb"), scope)
                 worker.used = message.get("used", worker.used)
                 return outcome
         return None
 
-    def _finish(self, worker: Worker, result: Result, rss_mb: float | None) -> Outcome:
+    def _finish(self, worker: Worker, result: Result, rss_mb: float | None,
+                scope: str) -> Outcome:
         wall = time.monotonic() - (worker.started or time.monotonic())
         del self.busy[worker.fd]
         task, worker.task = worker.task, None
@@ -243,13 +247,14 @@ class LocalExecutor(Executor):
             worker.discard()
         else:
             self.idle.append(worker)
-        return Outcome(task, result, wall, rss_mb)
+        return Outcome(task, result, wall, rss_mb, rss_scope=scope)
 
     def _expire(self, worker: Worker, now: float, limit: str) -> Outcome:
         """The run overstayed its `limit` ("wall" or "cpu"): kill the group and record a
         TIMEOUT (or a stuck start as ERROR)."""
         del self.busy[worker.fd]
         cpu = worker.cpu()  # before the kill, child programs included
+        peak = cputime.tree_peak_kb(worker.proc.pid)  # the run's: the worker reset it
         worker.discard()
         task = worker.task
         if worker.started is None:
@@ -261,7 +266,9 @@ class LocalExecutor(Executor):
                else f"wall limit of {task.limits.time_limit:g} s passed")
         result = Result(task.spec, task.puzzle.name, Status.TIMEOUT, seconds=wall, cpu=cpu,
                         error=f"{why}: killed after {cpu:.2f} s of CPU, {wall:.2f} s of wall time")
-        return Outcome(task, result, wall, worker.maxrss / 2**20, limit)
+        if peak is None or not worker.scoped:
+            return Outcome(task, result, wall, worker.maxrss / 2**20, limit)
+        return Outcome(task, result, wall, peak / 1024, limit, "run")
 
     def _died(self, worker: Worker) -> Outcome:
         """The worker ended on its own mid-run: a crash, or a memory exhaustion under the cap."""

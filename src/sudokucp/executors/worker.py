@@ -1,7 +1,8 @@
 """The worker: `python -m sudokucp.executors.worker [--memory MB] [--parent PID]` reads
 {"id", "announce", "task"} lines, answers {"id", "start"} (if announced) then {"id", "result"}.
 Replies carry `used`, the worker's CPU seconds so far (children included), and results carry
-`rss_mb`, its peak resident memory.
+`rss_mb`, the run's peak resident memory, and `rss_scope`: "run" where the kernel let the worker
+reset its peak before the run (Linux), "worker" where it is the worker's lifetime peak.
 
 It stops at end of input and dies with its parent (the kernel's parent-death signal, on Linux);
 it is the subreaper of the programs its runs start (sudokucp.machine.processes).
@@ -57,12 +58,50 @@ def _calibrate(task: Task, on_start: Callable[[], None] | None) -> Result:
     return Result(task.spec, task.puzzle.name, Status.UNKNOWN, seconds=point.wall, cpu=point.cpu)
 
 
-def used() -> tuple[float, float]:
-    """CPU seconds this process and its waited children used so far, and their peak memory
-    (MB)."""
+STATUS = "/proc/self/status"
+CLEAR_REFS = "/proc/self/clear_refs"
+
+
+def reset_peak() -> bool:
+    """Set this process's peak resident memory (VmHWM) back to its present size ('5' written to
+    /proc/self/clear_refs, Linux); False where the kernel offers no such reset."""
+    try:
+        with open(CLEAR_REFS, "w") as handle:
+            handle.write("5")
+    except OSError:
+        return False
+    return own_peak_kb() is not None
+
+
+def own_peak_kb() -> int | None:
+    """This process's peak resident memory since its last reset (VmHWM, kB), or None."""
+    try:
+        with open(STATUS) as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def lifetime_peaks() -> tuple[int, int]:
+    """The peak resident memory (kB) of this process over its life, and of its largest waited
+    child program (the kernel keeps one maximum for them all)."""
     own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
                                                          resource.RUSAGE_CHILDREN))
-    return cpu_seconds(), max(own.ru_maxrss, children.ru_maxrss) / 1024
+    return own.ru_maxrss, children.ru_maxrss
+
+
+def run_peak(scoped: bool, children_before: int) -> tuple[float, str]:
+    """The run's peak resident memory (MB) and its scope: with `scoped` (reset_peak worked before
+    the run), this process's VmHWM and a child program's peak when it passed `children_before`
+    ("run"); otherwise the worker's lifetime peak ("worker")."""
+    own, children = lifetime_peaks()
+    now = own_peak_kb() if scoped else None
+    if now is None:
+        return max(own, children) / 1024, "worker"
+    return max(now, children if children > children_before else 0) / 1024, "run"
 
 
 def _backend_for(spec: str, backends: dict[str, Any]) -> Any:
@@ -86,12 +125,15 @@ def serve(requests: IO[bytes], replies: IO[bytes]) -> None:
         ident = message["id"]
 
         def announce(ident: int = ident) -> None:
-            _reply(replies, {"id": ident, "start": time.monotonic(), "used": used()[0]})
+            _reply(replies, {"id": ident, "start": time.monotonic(), "used": cpu_seconds()})
 
         task = from_json(message)
+        children = lifetime_peaks()[1]
+        scoped = reset_peak()
         result = run_task(task, backends, announce if message["announce"] else None)
-        cpu, rss_mb = used()
-        _reply(replies, {"id": ident, **to_json(result), "used": cpu, "rss_mb": rss_mb})
+        rss_mb, scope = run_peak(scoped, children)
+        _reply(replies, {"id": ident, **to_json(result), "used": cpu_seconds(), "rss_mb": rss_mb,
+                         "rss_scope": scope})
         processes.end_orphans(())  # whatever a backend's programs left (a worker has no child)
 
 

@@ -51,6 +51,7 @@ def verify(outcome: Outcome, measure: str = "cpu") -> Row:
         error=error, limit=task.limit, timeout=task.limits.time_limit,
         memory_mb=task.limits.memory_mb, cpu_limit=task.limits.cpu_limit,
         limit_hit=outcome.limit_hit, measure="wall",
+        rss_scope=None if outcome.rss_mb is None else outcome.rss_scope,
         versions={"backend": task.meta.get("version"), "python": platform.python_version()})
     return measured(row, measure)
 

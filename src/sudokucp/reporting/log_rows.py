@@ -22,7 +22,7 @@ TEXT, NUMBER = frozenset({str}), frozenset({int, float})
 TYPES: dict[str, frozenset[type]] = {  # field: the types its quick path takes (from FIELD_CHECKS)
     **dict.fromkeys(("key", "dataset", "puzzle", "hash", "backend", "grid", "box", "status"),
                     TEXT),
-    **dict.fromkeys(("name", "error", "limit_hit"), TEXT | {NONE}),
+    **dict.fromkeys(("name", "error", "limit_hit", "rss_scope"), TEXT | {NONE}),
     "verified": frozenset({bool, NONE}), "complete": frozenset({bool}),
     **dict.fromkeys(("seconds", "wall"), NUMBER),
     **dict.fromkeys(("cpu", "rss_mb", "timeout", "cpu_limit"), NUMBER | {NONE}),
@@ -36,7 +36,7 @@ ABSENT = (MISSING(),) * len(FIELDS)  # what data.get gives for each field that i
 AMOUNTS = ("seconds", "wall", "cpu", "rss_mb", "timeout", "cpu_limit", "repeat", "form", "count",
            "limit", "memory_mb")  # numbers from 0 to LARGEST
 WORDS = {"status": STATUS_VALUES, "limit_hit": {None, "cpu", "wall"},
-         "measure": {"cpu", "wall"}}  # fields with a closed set of values
+         "measure": {"cpu", "wall"}, "rss_scope": {None, "run", "worker"}}  # closed sets
 
 
 CHUNK = 10_000  # lines parsed at a time (their JSON objects are dropped once rows)
