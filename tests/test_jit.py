@@ -27,7 +27,7 @@ from sudokucp.result import Status  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
 KERNELS = ["dfs", "bands", "cdcl"]
-ANY_SHAPE = ["dfs", "cdcl"]  # the kernels that take every shape (bands: those whose bands fit)
+ANY_SHAPE = ["dfs", "cdcl"]  # the kernels that take every shape (bands: 9x9 alone)
 
 
 def jit(**options):
@@ -35,11 +35,11 @@ def jit(**options):
 
 
 def takes(search: str, shape: Shape) -> bool:
-    """Whether a kernel takes a shape: the band-wise one only those whose bands fit in 63 bits
-    (dfs searches the others, as its own test does)."""
-    from sudokucp.backends.jit.kernels import band_fits
+    """Whether a kernel takes a shape: the band-wise one 9x9 alone (dfs searches the others, as
+    its own test does)."""
+    from sudokucp.backends.jit.jit import BAND_SIDES
 
-    return search != "bands" or band_fits(shape)
+    return search != "bands" or shape.side in BAND_SIDES
 
 
 def full_grid(shape: Shape) -> tuple[int, ...]:
@@ -203,13 +203,13 @@ def test_the_first_result_reports_the_compile_apart():
             "from sudokucp.backends import backend_class, get_backend\n"
             "from sudokucp.puzzle import Puzzle, Shape\n"
             "assert backend_class('jit').available()\n"
-            "kernels = ('sudokucp.backends.jit.dfs', 'sudokucp.backends.jit.bands9',\n"
+            "kernels = ('sudokucp.backends.jit.dfs', 'sudokucp.backends.jit.bands',\n"
             "           'sudokucp.backends.jit.cdcl')\n"
             "assert not any(m in sys.modules for m in kernels)\n"
             "b = get_backend('jit')\n"
             "r1, r2 = (b.solve(Puzzle.empty(Shape(3, 3))) for _ in range(2))\n"
             "print(r1.stats['build_s'] > 0, 'build_s' in r2.stats,\n"
-            "      'sudokucp.backends.jit.bands9' in sys.modules)\n")
+            "      'sudokucp.backends.jit.bands' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "False", "True"]
 
@@ -235,7 +235,7 @@ def nine_by_nine(draw) -> tuple[int, ...]:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(nine_by_nine())
 def test_the_nine_by_nine_band_steps_count_as_dfs(cells):
-    """search=bands at 9x9 (bands9.py's steps) against dfs: the same counts up to 40, every
+    """search=bands at 9x9 (bands.py's steps) against dfs: the same counts up to 40, every
     solution judged, one after another and in a batch."""
     puzzle = Puzzle(Shape(3, 3), cells)
     bands, dfs = jit(search="bands"), jit(search="dfs")
@@ -307,7 +307,7 @@ def test_every_dfs_option_counts_alike(propagation, branch):
 
 @pytest.mark.parametrize("options", [{"restarts": "luby"}, {"phase": "saved"},
                                      {"phase": "true"}, {"root": "dual"}, {"minimise": "local"},
-                                     {"probe": True}, {"fallback": 30000}])
+                                     {"probe": True}])
 def test_cdcl_options(options):
     backend = jit(search="cdcl", **options)
     result = backend.solve(first("seeds/004-multiple.txt"), limit=0)
@@ -316,18 +316,10 @@ def test_cdcl_options(options):
     check(puzzle, backend.solve(puzzle, limit=2))
 
 
-def test_cdcl_fallback_starts_over_with_the_fallback_settings():
-    puzzle = holed(Shape(3, 3), 0.7, seed=6)
-    first_run = jit(search="cdcl", fallback=0).solve(puzzle, limit=1)
-    assert first_run.stats["backtracks"] >= 2 and first_run.stats["fallback"] == 0
-    again = jit(search="cdcl", fallback=1).solve(puzzle, limit=1)  # over after one conflict
-    check(puzzle, again)
-    assert again.stats["fallback"] == 1
-    alone = jit(search="cdcl", phase="true", minimise="local", fallback=0).solve(puzzle)
-    assert again.stats["backtracks"] >= 1 + alone.stats["backtracks"]  # both runs' conflicts
-    proof = jit(search="cdcl", fallback=1).solve(puzzle, limit=0)  # counts never start over
-    expected = jit(search="dfs").solve(puzzle, limit=0)
-    assert (proof.count, proof.complete, proof.stats["fallback"]) == (expected.count, True, 0)
+def test_the_removed_start_over_is_refused_by_name():
+    """`fallback` (a start-over after some conflicts) is no option any more: refused, named."""
+    with pytest.raises(OptionError, match="no option 'fallback'"):
+        jit(search="cdcl", fallback=30000)
 
 
 def test_options_are_checked_and_named():
@@ -338,9 +330,21 @@ def test_options_are_checked_and_named():
     assert jit(search="cdcl", restarts="luby").label == "jit:restarts=luby:search=cdcl"
     assert jit().kernel(Shape(5, 5)) == "cdcl" and jit().kernel(Shape(4, 4)) == "dfs"
     assert jit().kernel(Shape(3, 3)) == "bands" and jit(branch="cell").kernel(NINE) == "dfs"
-    assert jit(search="bands").kernel(Shape(4, 4)) == "dfs"  # its bands do not fit: dfs
+    assert jit(search="bands").kernel(Shape(4, 4)) == "dfs"  # bands: 9x9 alone, else dfs
+    assert jit(search="bands").kernel(Shape(2, 3)) == "dfs"
     assert LEVELS[jit().level(Shape(4, 4))] == "full"
     assert LEVELS[jit().level(Shape(3, 3))] == "locked"
+
+
+def test_search_bands_off_nine_by_nine_is_dfs():
+    """search=bands on a 12x12 grid runs dfs: its one solution, judged (a general band-wise
+    kernel, since removed, gave two wrong ones on this grid)."""
+    puzzle = parse_grid(".....4C..58..C....97.B.14..61..2A.C...1..2..8.9..56....AC...92.BC..1.4"
+                          "...........A....2...A.561....849......31...........B.5.6.3..4......8."
+                          "..CB3", shape=Shape(3, 4))
+    result = jit(search="bands").solve(puzzle, limit=2)
+    check(puzzle, result)
+    assert result.complete and result.count == 1
 
 
 # --- solve_lines: one-line grids read and solved in compiled code ---------------------------------
@@ -502,9 +506,9 @@ def test_solve_on_a_line_file_gives_what_the_one_by_one_path_gives(tmp_path, cap
 
 
 def test_a_nine_by_nine_solve_compiles_only_its_entry_point():
-    """In a fresh process: one 9x9 grid loads the band-wise one-grid search alone, in its 9x9
-    module (bands9.py), one 16x16 grid the strong dfs one (mate of two dimensions): no general
-    band-wise search, no clause learning, no batch, no reading kernel."""
+    """In a fresh process: one 9x9 grid loads the band-wise one-grid search alone (bands.py),
+    one 16x16 grid the strong dfs one (mate of two dimensions): no clause learning, no batch, no
+    reading kernel."""
     code = ("import sys\n"
             "from sudokucp.backends import get_backend\n"
             "from sudokucp.puzzle import Puzzle, Shape\n"
@@ -512,14 +516,13 @@ def test_a_nine_by_nine_solve_compiles_only_its_entry_point():
             "jit.solve(Puzzle.empty(Shape(3, 3)))\n"
             "print('sudokucp.backends.jit.dfs' in sys.modules)\n"
             "jit.solve(Puzzle.empty(Shape(4, 4)))\n"
-            "from sudokucp.backends.jit import bands9, dfs\n"
+            "from sudokucp.backends.jit import bands, dfs\n"
             "state = dfs.run.signatures[0][1]\n"
-            "print(len(bands9.run.signatures), len(bands9.run_many.signatures),\n"
+            "print(len(bands.run.signatures), len(bands.run_many.signatures),\n"
             "      len(dfs.run.signatures), len(dfs.run_many.signatures),\n"
             "      dict(zip(state.fields, state.types))['mate'].ndim,\n"
             "      any(m in sys.modules for m in ('sudokucp.backends.jit.cdcl',\n"
-            "                                     'sudokucp.backends.jit.scan',\n"
-            "                                     'sudokucp.backends.jit.bands')))\n")
+            "                                     'sudokucp.backends.jit.scan')))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "1", "0", "1", "0", "2", "False"]
 
@@ -550,19 +553,14 @@ def test_the_strong_dfs_batch_compiles_no_views_and_no_root_propagation(tmp_path
 
 
 @pytest.mark.slow  # a cold compile
-@pytest.mark.parametrize("nine", [True, False])
-def test_each_band_search_version_compiles_its_own_steps_alone(tmp_path, nine):
-    """In a fresh process and an empty numba cache: the band-wise search's 9x9 version is
-    bands9.py's steps alone, the general version (4x4) bands.py's (and band_steps.py's): neither
-    imports the other, and the one-grid search compiles no batch."""
-    code = ("import sys\n"
-            "from sudokucp.backends.jit.kernels import ready\n"
-            f"k = ready('bands', 'run', {nine})\n"
-            "print(*(f'sudokucp.backends.jit.{m}' in sys.modules for m in ('bands', 'bands9')),\n"
-            "      *(len(getattr(k, f).signatures) for f in ('run', 'load', 'put', 'propagate',\n"
+def test_the_band_search_compiles_its_own_steps_alone(tmp_path):
+    """In a fresh process and an empty numba cache: the band-wise one-grid search compiles its
+    own steps and no batch."""
+    code = ("from sudokucp.backends.jit.kernels import ready\n"
+            "k = ready('bands', 'run')\n"
+            "print(*(len(getattr(k, f).signatures) for f in ('run', 'load', 'put', 'propagate',\n"
             "                                                'branch', 'run_many')))\n")
-    expected = ["False", "True"] if nine else ["True", "False"]
-    assert printed_in_a_cold_cache(code, tmp_path) == expected + ["1"] * 5 + ["0"]
+    assert printed_in_a_cold_cache(code, tmp_path) == ["1"] * 5 + ["0"]
 
 
 def test_backends_warm_compiles_ahead_and_says_so(capsys, monkeypatch):
@@ -579,15 +577,15 @@ def test_backends_warm_compiles_ahead_and_says_so(capsys, monkeypatch):
     monkeypatch.setattr(ahead, "prune", lambda: (2, 3 * 2**20))  # tested on its own below
     assert main(["backends", "--warm", "jit"]) == 0
     out, err = capsys.readouterr()
-    assert "jit: dfs.run (1/17)…" in err.splitlines() and "jit: scan.scan (15/17)…" in err
-    assert "jit: bands.run (9x9) (10/17)…" in err.splitlines()
-    assert "jit: bands.run_many (13/17)…" in err.splitlines()
-    assert "jit: groups.run (16/17)…" in err.splitlines()
+    assert "jit: dfs.run (1/15)…" in err.splitlines() and "jit: scan.scan (13/15)…" in err
+    assert "jit: bands.run (10/15)…" in err.splitlines()
+    assert "jit: bands.run_many (11/15)…" in err.splitlines()
+    assert "jit: groups.run (14/15)…" in err.splitlines()
     assert compiled == [(k, e, v) for k in kernels.KERNELS for e, v in kernels.entries(k)]
-    assert len(set(compiled)) == 16
-    assert "jit: the 9x9 path built ahead (numba.pycc, a C compiler) (17/17)…" in err.splitlines()
+    assert len(set(compiled)) == 14
+    assert "jit: the 9x9 path built ahead (numba.pycc, a C compiler) (15/15)…" in err.splitlines()
     assert out.startswith("jit: in ") and out.rstrip().endswith(
-        "16 kernels compiled or loaded, later runs load them from numba's cache; the 9x9 "
+        "14 kernels compiled or loaded, later runs load them from numba's cache; the 9x9 "
         "path's machine code not built (left to another test); 2 stale cache folders of "
         "earlier sources removed (3.0 MB)")
     assert main(["backends", "--warm", "naive"]) == 2

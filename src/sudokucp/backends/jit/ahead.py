@@ -1,4 +1,4 @@
-"""Machine code built ahead of time for the 9x9 path of a command: the band-wise search (bands9.py's
+"""Machine code built ahead of time for the 9x9 path of a command: the band-wise search (bands.py's
 `run` and `run_many`) and the reading of one-line grids (scan.py's `scan`), built by
 numba.pycc into an extension module beside numba's cache, which a later process loads without
 importing numba (numba's import and its cache loads take about 0.7 s of a command).
@@ -33,7 +33,7 @@ from pathlib import Path
 from types import ModuleType
 
 MODULE = "sudokucp_jit_ahead"  # the extension module's name (its init function's)
-ENTRIES = (("bands", "run", True), ("bands", "run_many", True), ("scan", "scan", 0))
+ENTRIES = (("bands", "run", 0), ("bands", "run_many", 0), ("scan", "scan", 0))
 BUILDER = "sudokucp.backends.jit.kernels"  # `python -m` it: compiles ENTRIES, builds the module
 HERE = Path(__file__).parent
 MODE_ENV, MODES = "SUDOKUCP_JIT_AHEAD", ("auto", "load", "off")

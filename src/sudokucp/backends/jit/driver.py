@@ -1,4 +1,4 @@
-"""The resumable depth-first loop of the jit kernels (dfs, bands, bands9, groups), written once.
+"""The resumable depth-first loop of the jit kernels (dfs, bands, groups), written once.
 
 A kernel's state is a NamedTuple of arrays with `frames`, `regs` and `sols` among them (their
 fields in layout.py); the kernel supplies its steps, passed to `resume` as compiled functions

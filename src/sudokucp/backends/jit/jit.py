@@ -10,14 +10,12 @@ It branches on the open cell with the fewest candidates per failure weight of it
 (`branch=wdeg`, dom/wdeg), the fewest candidates (`cell`), or a digit with fewer places in a unit
 when there is one (`smallest`, Knuth's rule).
 
-`bands` (bands.py; the default at 9x9, BAND_SIDES) keeps a mask per digit and band of r rows
-instead: one word holds a digit's rows, boxes and columns of a band, and a table of the band's
-mini-row patterns does what pointing and claiming do within it; hidden singles per row and
-column, box-to-column pointing and column-to-box claiming, naked singles over a band's digits
-at once; it branches on a cell with the fewest candidates (two when there is one). At 9x9 its
-steps are bands9.py's: the geometry in constants, a band's digit masks side by side, and the
-two-candidate cell whose digits strike the most places branched on. It takes the shapes whose
-bands fit in 63 bits; `search=bands` leaves the others to dfs.
+`bands` (bands.py; the default at 9x9, BAND_SIDES) keeps a mask per digit and band of three
+rows instead: one word holds a digit's rows, boxes and columns of a band, and a table of the
+band's mini-row patterns does what pointing and claiming do within it; hidden singles per row
+and column, box-to-column pointing and column-to-box claiming, naked singles over a band's
+digits at once; it branches on the two-candidate cell whose digits strike the most places. It
+takes 9x9 alone; `search=bands` leaves the other shapes to dfs.
 
 `cdcl` (cdcl.py over cdcl_state.py, cdcl_propagate.py and cdcl_learn.py; the default from
 25x25) learns clauses from conflicts over the same singles: first-UIP clauses whose struck digits
@@ -25,10 +23,10 @@ are replaced by the placements that struck them, then minimised (`minimise=recur
 rule, or `local`); VSIDS decisions that follow the target assignment, the longest conflict-free
 trail so far (`phase=target`), the saved phase (`saved`) or place a digit (`true`); Glucose (or
 Luby) restarts; after a root propagation at the dfs level `root` (at `singles`, the kernel's own)
-and, with `probe=true`, failed-literal probing. A first-solution search still unsolved after
-`fallback` conflicts (0: never, the default) starts over placing digits with local minimising.
-It is what solves the 25x25 minimal grids. Deductions hold in every solution, so counts (limit 2
-or 0) are exact in both kernels.
+and, with `probe=true`, failed-literal probing. It is what solves the 25x25 minimal grids
+(a start-over with phase=true and local minimising after `fallback` conflicts was removed: the
+target phases without it take fewer conflicts, reports/jit-notes.md). Deductions hold in every
+solution, so counts (limit 2 or 0) are exact in both kernels.
 
 The deadline: a kernel runs in budgets (guesses, or conflicts and decisions) and the clock is read
 between them, each budget sized to take about BUDGET_S. Compiling the one entry point a search
@@ -45,8 +43,8 @@ compiled (or loaded) when a variant is first solved, before the clock, its secon
 solve_many takes classic grids only (the arrays of solve_array and solve_lines carry no rules).
 
 Stats: nodes = values placed, guesses = alternatives tried (dfs) or decisions (cdcl), backtracks =
-guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, restarts, probed
-(digits struck by probing) and fallback (1 when the search started over), summed over both runs.
+guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, restarts and probed
+(digits struck by probing).
 """
 
 from __future__ import annotations
@@ -65,11 +63,8 @@ from sudokucp.backends.jit.kernels import (
     LIGHT,
     STRONG,
     as_grid,
-    band_fits,
-    band_tables,
     cell_positions,
     module,
-    nine_bands,
     numpy_module,
     ready,
     tables,
@@ -84,7 +79,7 @@ from sudokucp.backends.jit.layout import (
     R_PHASE,
     R_STORED,
 )
-from sudokucp.backends.jit.runs import BUDGET_S, FIRST_BUDGET, STOPPED, _drive, _Plan  # noqa: F401
+from sudokucp.backends.jit.runs import BUDGET_S, FIRST_BUDGET, _drive, _Plan  # noqa: F401
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result
 from sudokucp.rules import CLASSIC_KIND, KINDS
@@ -92,12 +87,11 @@ from sudokucp.rules import CLASSIC_KIND, KINDS
 LEVELS = ("singles", "locked", "alldiff", "full", "dual")  # in the dfs kernel's order
 BRANCHES = ("cell", "smallest", "wdeg")
 PHASES = ("saved", "true", "target")  # cdcl_state's PHASE_* order
-FALLBACK = {"phase": "true", "minimise": "local"}  # cdcl, first solution: after `fallback`
 STRONG_SIDE = 16  # propagation=auto: `full` from this side up, `locked` below
 MATCHING = LEVELS.index("alldiff")  # levels from this one up run the matching filter
 VIEWS = LEVELS.index("dual")  # the level that runs it on the views too
 LEARN_SIDE = 25  # search=auto: clause learning from this side up
-BAND_SIDES = (9,)  # search=auto: the band-wise kernel at these sides (where it measures faster)
+BAND_SIDES = (9,)  # the band-wise kernel's sides (search=auto: there, where it measures faster)
 CAPACITY = 1024  # solutions the buffer holds before the kernel hands them over
 
 
@@ -118,8 +112,7 @@ class Jit(Batches, Backend):
     module = "numba"
     package = "numba"
     defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "glucose",
-                "phase": "target", "root": "singles", "minimise": "recursive", "probe": False,
-                "fallback": 0}
+                "phase": "target", "root": "singles", "minimise": "recursive", "probe": False}
     choices = {"search": ("auto", "dfs", "bands", "cdcl"), "propagation": ("auto", *LEVELS),
                "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": PHASES,
                "root": LEVELS, "minimise": ("recursive", "local")}
@@ -183,14 +176,14 @@ class Jit(Batches, Backend):
     def kernel(self, shape: Shape) -> str:
         """The kernel that searches a shape: "cdcl", "bands" or "dfs" (auto: cdcl from
         LEARN_SIDE up, bands at BAND_SIDES unless a dfs option is set, else dfs; bands: dfs
-        where the shape's bands do not fit in 63 bits)."""
+        at the other sides)."""
         name = self.options["search"]
         if name == "auto":
             if shape.side >= LEARN_SIDE:
                 return "cdcl"
             dfs_options = self.options["propagation"] != "auto" or self.options["branch"] != "wdeg"
             return "bands" if shape.side in BAND_SIDES and not dfs_options else "dfs"
-        if name == "bands" and not band_fits(shape):
+        if name == "bands" and shape.side not in BAND_SIDES:
             return "dfs"
         return name
 
@@ -213,11 +206,8 @@ class Jit(Batches, Backend):
         """The entry point that searches one grid of the shape compiled (once per process; only
         that one) and the tables it reads."""
         kernel = self.kernel(shape)
-        if kernel == "bands":
-            ready(kernel, "run", nine_bands(shape))
-            band_tables(shape)
-        else:
-            ready(kernel, "run", self.dfs_version_of(shape) if kernel == "dfs" else False)
+        ready(kernel, "run", self.dfs_version_of(shape) if kernel == "dfs" else 0)
+        if kernel != "bands":
             tables(shape)
         if kernel == "cdcl":
             cell_positions(shape)
@@ -268,9 +258,8 @@ class Jit(Batches, Backend):
         """A depth-first kernel (dfs or bands) with `entry` compiled, and a fresh state of its
         (tables, geo, buffers with a solution buffer of `capacity` grids)."""
         if self.kernel(shape) == "bands":
-            k = ready("bands", entry, nine_bands(shape))
-            geo = k.layout(shape.side, shape.box_rows, shape.box_cols, limit, keep)
-            return k, k.state(band_tables(shape), geo, capacity)
+            k = ready("bands", entry)
+            return k, k.state(k.layout(limit, keep), capacity)
         k = ready("dfs", entry, self.dfs_version_of(shape))
         return k, k.state(tables(shape), self.geo(shape, limit, keep), capacity)
 
@@ -297,29 +286,13 @@ class Jit(Batches, Backend):
 
     def _cdcl(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
               ) -> tuple[int, bool, dict]:
-        """The clause-learning kernel from the candidates that the `root` propagation leaves; a
-        first-solution search that passes `fallback` conflicts starts over with the FALLBACK
-        settings (phase=true, minimise=local)."""
-        shape, options = plan.shape, self.options
+        """The clause-learning kernel on fresh arrays (the pool grows when it must) from the
+        candidates that the `root` propagation leaves."""
+        k, shape, limit, handover, options = plan.k, plan.shape, plan.limit, plan.handover, \
+            self.options
         masks = self._root_masks(shape, grid)
         if masks is None:  # the root propagation found a contradiction: no solution
             return EXHAUSTED, False, {"nodes": 0, "guesses": 0, "backtracks": 0}
-        starts_over = plan.limit == 1 and not FALLBACK.items() <= options.items()
-        cap = max(options["fallback"], 0) if starts_over else 0
-        status, timed_out, stats = self._learn(plan, grid, masks, solutions, deadline, options,
-                                               cap)
-        if status != STOPPED:
-            return status, timed_out, stats | {"fallback": 0}
-        status, timed_out, more = self._learn(plan, grid, masks, solutions, deadline,
-                                              {**options, **FALLBACK}, 0)
-        return status, timed_out, {name: stats[name] + more[name] for name in stats} | {
-            "fallback": 1}
-
-    def _learn(self, plan: _Plan, grid: Any, masks: Any, solutions: Found,
-               deadline: float | None, options: dict, cap: int) -> tuple[int, bool, dict]:
-        """One clause-learning search on fresh arrays (the pool grows when it must) with these
-        options; STOPPED once it has passed `cap` conflicts (0: no cap)."""
-        k, shape, limit, handover = plan.k, plan.shape, plan.limit, plan.handover
         learning = k.state(shape.side, limit, int(handover), plan.capacity)
         regs = learning.regs
         regs[k.Q_POLARITY] = PHASES.index(options["phase"])
@@ -330,11 +303,6 @@ class Jit(Batches, Backend):
 
         def step(budget: int) -> int:
             nonlocal learning
-            if cap:
-                left = cap - int(regs[k.Q_CONFLICTS])
-                if left <= 0:
-                    return STOPPED
-                budget = left if budget < 0 else min(budget, left)
             status = k.run(grid, masks, *shape_arrays, *learning, budget)
             while status == k.GROW:  # clauses it may not drop (blocking ones) filled the pool
                 learning = k.grow(learning)

@@ -1,16 +1,16 @@
 """The jit kernels' loading: numba's cache folder, compiling each entry point once per process
 when a call first needs it (`ready`), or all of them ahead (`warm_all`, for `sudoku-cp backends
---warm jit`), and the arrays the kernels read (unit tables, cell positions, band tables).
+--warm jit`), and the arrays the kernels read (unit tables, cell positions).
 
 An entry point compiles on its first call, or loads its machine code from numba's cache on disk
 (ahead.py's folder: the user's cache, never the package); a command that went this way builds
 the 9x9 path ahead once it has answered (ahead.build_after_answers);
-`ready` makes that call on an empty grid (4x4, 9x9 for a 9x9 version), so that a timed search
+`ready` makes that call on an empty grid (4x4; 9x9 for bands), so that a timed search
 never holds it. Only what a call needs is compiled: a kernel's one-grid search (`run`) and its
 batch (`run_many`) apart; dfs's root propagation (`start`, for cdcl at a `root` above singles)
 apart too; dfs in three versions (no matching filter: the levels singles and locked; the
-filter on the units: alldiff and full; also on the views: dual); bands in a 9x9 version
-(bands9.py's module) and a general one (bands.py's); the reading of one-line grids (scan) apart.
+filter on the units: alldiff and full; also on the views: dual); the reading of one-line grids
+(scan) apart.
 """
 
 from __future__ import annotations
@@ -60,29 +60,6 @@ def tables(shape: Shape) -> tuple[Any, Any, Any]:
     g = geometry(shape)
     return (np.array(g.units, np.int64), np.array(g.peers, np.int64),
             np.array(g.cell_units, np.int64))
-
-
-def band_fits(shape: Shape) -> bool:
-    """Whether the band-wise kernel (bands.py) takes a shape: its bands fit in 63 bits."""
-    r, n = shape.box_rows, shape.side
-    return r * n <= 63 and n <= 16 and r * r <= 16
-
-
-def nine_bands(shape: Shape) -> bool:
-    """Whether the band-wise kernel searches a shape with bands9.py's module (9x9), a version of
-    its entry points compiled apart."""
-    return shape.side == 9
-
-
-@cache
-def band_tables(shape: Shape) -> Any:
-    """The band-wise kernel's tables of a shape (band_layout.tables); empty at 9x9, where
-    bands9.py's steps hold the geometry in constants."""
-    from sudokucp.backends.jit import band_layout
-
-    if nine_bands(shape):
-        return numpy_module().zeros(0, numpy_module().int64)
-    return band_layout.tables(shape.box_rows, shape.box_cols)
 
 
 @cache
@@ -145,24 +122,22 @@ def numba_registries() -> None:
 
 
 KERNELS = ("dfs", "bands", "cdcl", "scan", "groups")  # the modules of compiled code
-MODULES = {("bands", True): "bands9"}  # a kernel's version whose entry points live apart
 
 
-def module(kernel: str, version: int = 0) -> ModuleType:
-    """The module of a kernel (one of KERNELS) and version, imported with numba's cache folder
-    set."""
+def module(kernel: str) -> ModuleType:
+    """The module of a kernel (one of KERNELS), imported with numba's cache folder set."""
     if kernel not in KERNELS:
         raise ValueError(f"no jit kernel {kernel!r} (kernels: {', '.join(KERNELS)})")
     numba_registries()
     with cache_folder():
-        return importlib.import_module(
-            f"sudokucp.backends.jit.{MODULES.get((kernel, version), kernel)}")
+        return importlib.import_module(f"sudokucp.backends.jit.{kernel}")
 
 
 DFS_ENTRIES = ("run", "start", "run_many")
+ENTRY_POINTS = {"bands": ("run", "run_many"), "cdcl": ("run",), "scan": ("scan",),
+                "groups": ("run",)}  # the other kernels' (one version each)
 LIGHT, STRONG, DUAL = range(3)  # dfs's versions: no matching filter, on the units, also the views
-VERSIONS = {("dfs", STRONG): " (strong)", ("dfs", DUAL): " (dual)",
-            ("bands", True): " (9x9)"}  # how warm_all names a kernel's version
+VERSIONS = {("dfs", STRONG): " (strong)", ("dfs", DUAL): " (dual)"}  # as warm_all names them
 
 
 @cache
@@ -179,9 +154,8 @@ def ready(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
 def compiled(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
     """The kernel's module with `entry` compiled (or loaded from numba's cache) by a call on an
     empty grid; `version`: for dfs LIGHT (no matching filter, mate None), STRONG (the filter on
-    the units: alldiff, full) or DUAL (also on the views), for bands the 9x9 one (True:
-    bands9.py's module) rather than the general one."""
-    found = module(kernel, version)
+    the units: alldiff, full) or DUAL (also on the views)."""
+    found = module(kernel)
     with cache_folder():
         if not cached(found.__name__.rsplit(".", 1)[1], entry):
             say_compiling()
@@ -230,12 +204,9 @@ def _call_scan(k: ModuleType, entry: str, version: int) -> None:
            np.zeros(12, np.int64))
 
 
-def _call_bands(k: ModuleType, entry: str, nine: bool) -> None:
-    """One call of a bands entry point on an empty grid: 9x9 for bands9.py's version, else 4x4
-    for the general one."""
-    shape = Shape(3, 3) if nine else Shape(2, 2)
-    geo = k.layout(shape.side, shape.box_rows, shape.box_cols, 1, 1)
-    _call_search(k, entry, k.state(band_tables(shape), geo, 1), shape.cells)
+def _call_bands(k: ModuleType, entry: str, version: int) -> None:
+    """One call of a bands entry point on an empty 9x9 grid."""
+    _call_search(k, entry, k.state(k.layout(1, 1), 1), 81)
 
 
 def _call_groups(k: ModuleType, entry: str, version: int) -> None:
@@ -248,7 +219,7 @@ CALLS = {"dfs": _call_dfs, "bands": _call_bands, "cdcl": _call_cdcl, "scan": _ca
 
 
 def warm(kernel: str) -> ModuleType:
-    """Every entry point of a kernel compiled (or loaded), in every version (dfs, bands)."""
+    """Every entry point of a kernel compiled (or loaded), in every version (dfs)."""
     for entry, version in entries(kernel):
         ready(kernel, entry, version)
     return module(kernel)
@@ -256,15 +227,9 @@ def warm(kernel: str) -> ModuleType:
 
 def entries(kernel: str) -> list[tuple[str, int]]:
     """(entry, version) of every compiled version of a kernel's entry points (see ready)."""
-    if kernel == "cdcl":
-        return [("run", False)]
-    if kernel == "scan":
-        return [("scan", False)]
-    if kernel == "groups":
-        return [("run", False)]
-    if kernel == "bands":
-        return [(entry, nine) for nine in (True, False) for entry in ("run", "run_many")]
-    return [(entry, version) for version in (LIGHT, STRONG, DUAL) for entry in DFS_ENTRIES]
+    if kernel == "dfs":
+        return [(entry, version) for version in (LIGHT, STRONG, DUAL) for entry in DFS_ENTRIES]
+    return [(entry, 0) for entry in ENTRY_POINTS[kernel]]
 
 
 def warm_all(progress: Callable[[str, int, int], None] | None = None) -> str:

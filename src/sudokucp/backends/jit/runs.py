@@ -17,7 +17,6 @@ from sudokucp.backends.jit.layout import BUDGET, EXHAUSTED, LIMIT
 from sudokucp.clock import expired
 from sudokucp.puzzle import Shape
 
-STOPPED = -1  # _learn: the conflicts passed the cap
 FIRST_BUDGET = 256  # guesses (or conflicts and decisions) before the first look at the clock
 BUDGET_S = 0.005  # aim of each later budget, in seconds
 
@@ -56,7 +55,7 @@ def _drive(step: Callable[[int], int], regs: Any, sols: Any, stored: int, soluti
             for grid in sols[:regs[stored]].tolist():
                 solutions.append(grid)
             regs[stored] = 0  # emptied: the kernel fills it again
-        if status in (EXHAUSTED, LIMIT, STOPPED):
+        if status in (EXHAUSTED, LIMIT):
             break
         if expired(deadline):
             timed_out = True
