@@ -306,8 +306,7 @@ def test_every_dfs_option_counts_alike(propagation, branch):
 
 
 @pytest.mark.parametrize("options", [{"restarts": "luby"}, {"phase": "saved"},
-                                     {"phase": "true"}, {"root": "dual"}, {"minimise": "local"},
-                                     {"probe": True}])
+                                     {"phase": "true"}, {"minimise": "local"}, {"probe": True}])
 def test_cdcl_options(options):
     backend = jit(search="cdcl", **options)
     result = backend.solve(first("seeds/004-multiple.txt"), limit=0)
@@ -316,10 +315,15 @@ def test_cdcl_options(options):
     check(puzzle, backend.solve(puzzle, limit=2))
 
 
-def test_the_removed_start_over_is_refused_by_name():
-    """`fallback` (a start-over after some conflicts) is no option any more: refused, named."""
-    with pytest.raises(OptionError, match="no option 'fallback'"):
-        jit(search="cdcl", fallback=30000)
+@pytest.mark.parametrize(("options", "said"), [
+    ({"fallback": 30000}, "no option 'fallback'"), ({"root": "full"}, "no option 'root'"),
+    ({"propagation": "dual"}, "'propagation' of 'jit' is one of .*, not 'dual'"),
+    ({"branch": "smallest"}, "'branch' of 'jit' is one of cell, wdeg, not 'smallest'")])
+def test_the_removed_options_are_refused_by_name(options, said):
+    """The options removed (a start-over, a dfs root propagation before learning, the matching
+    filter on the views, Knuth's branching) are refused with a message that names them."""
+    with pytest.raises(OptionError, match=said):
+        jit(**options)
 
 
 def test_options_are_checked_and_named():
@@ -538,18 +542,15 @@ def printed_in_a_cold_cache(code: str, cache) -> list[str]:
 
 
 @pytest.mark.slow  # a cold compile: 15 s on a quiet core
-def test_the_strong_dfs_batch_compiles_no_views_and_no_root_propagation(tmp_path):
+def test_the_strong_dfs_batch_compiles_the_units_filter_and_its_search(tmp_path):
     """In a fresh process and an empty numba cache: the strong dfs version's batch (`full`, the
-    16x16 default) compiles the units' matching filter but none of the views' (the dual version's,
-    pruned by mate's dimensions), nor the root propagation; the batch calls the one-grid
-    search."""
+    16x16 default) compiles the units' matching filter and calls the one-grid search."""
     code = ("from sudokucp.backends.jit.kernels import STRONG, ready\n"
             "from sudokucp.backends.jit import dfs, matching\n"
             "ready('dfs', 'run_many', STRONG)\n"
             "print(*(len(f.signatures) for f in (dfs.run_many, dfs.fixpoint, matching.alldiff,\n"
-            "      matching.views, matching.build_views, matching.strike_segment, dfs.run,\n"
-            "      dfs.start)))\n")
-    assert printed_in_a_cold_cache(code, tmp_path) == ["1"] * 3 + ["0"] * 3 + ["1", "0"]
+            "      matching.gac, dfs.run)))\n")
+    assert printed_in_a_cold_cache(code, tmp_path) == ["1"] * 5
 
 
 @pytest.mark.slow  # a cold compile
@@ -577,15 +578,16 @@ def test_backends_warm_compiles_ahead_and_says_so(capsys, monkeypatch):
     monkeypatch.setattr(ahead, "prune", lambda: (2, 3 * 2**20))  # tested on its own below
     assert main(["backends", "--warm", "jit"]) == 0
     out, err = capsys.readouterr()
-    assert "jit: dfs.run (1/15)…" in err.splitlines() and "jit: scan.scan (13/15)…" in err
-    assert "jit: bands.run (10/15)…" in err.splitlines()
-    assert "jit: bands.run_many (11/15)…" in err.splitlines()
-    assert "jit: groups.run (14/15)…" in err.splitlines()
+    assert "jit: dfs.run (1/10)…" in err.splitlines() and "jit: scan.scan (8/10)…" in err
+    assert "jit: dfs.run_many (strong) (4/10)…" in err.splitlines()
+    assert "jit: bands.run (5/10)…" in err.splitlines()
+    assert "jit: bands.run_many (6/10)…" in err.splitlines()
+    assert "jit: groups.run (9/10)…" in err.splitlines()
     assert compiled == [(k, e, v) for k in kernels.KERNELS for e, v in kernels.entries(k)]
-    assert len(set(compiled)) == 14
-    assert "jit: the 9x9 path built ahead (numba.pycc, a C compiler) (15/15)…" in err.splitlines()
+    assert len(set(compiled)) == 9
+    assert "jit: the 9x9 path built ahead (numba.pycc, a C compiler) (10/10)…" in err.splitlines()
     assert out.startswith("jit: in ") and out.rstrip().endswith(
-        "14 kernels compiled or loaded, later runs load them from numba's cache; the 9x9 "
+        "9 kernels compiled or loaded, later runs load them from numba's cache; the 9x9 "
         "path's machine code not built (left to another test); 2 stale cache folders of "
         "earlier sources removed (3.0 MB)")
     assert main(["backends", "--warm", "naive"]) == 2

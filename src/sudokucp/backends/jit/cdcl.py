@@ -26,7 +26,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokucp.backends.jit.bits import low_index
 from sudokucp.backends.jit.cdcl_learn import add_clause, analyze, reduce_pool
 from sudokucp.backends.jit.cdcl_propagate import (
     backtrack,
@@ -129,10 +128,9 @@ def reset(iv, act, cells, uds, lists, n):
 
 
 @internal
-def begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
-          lists, regs, fregs, n):
-    """Load the givens at level 0, strike the digits outside `masks` (what a stronger propagation
-    found at the root), and propagate; False when they contradict each other."""
+def begin(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch, lists,
+          regs, fregs, n):
+    """Load the givens at level 0 and propagate; False when they contradict each other."""
     reset(iv, act, cells, uds, lists, n)
     fregs[0] = 1.0
     fregs[1] = 0.0
@@ -157,15 +155,6 @@ def begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, po
                 if propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists,
                              regs, n):
                     return False
-    for c in range(n * n):
-        gone = ~masks[c] & ((1 << n) - 1)
-        while gone:
-            w = c * n + low_index(gone)
-            gone &= gone - 1
-            if iv[V_VAL, w] == 1:
-                return False
-            if iv[V_VAL, w] < 0:
-                enqueue(2 * w + 1, DECIDED, iv, cells, uds, cunits, cpos, regs, n)
     return not propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists,
                          regs, n)
 
@@ -199,11 +188,11 @@ def probe(iv, act, cells, uds, units, peers, cunits, cpos, lims, pool, meta, wat
 
 
 @njit(cache=True, inline="always")
-def start(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
-          lists, regs, fregs, n):
+def start(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch, lists,
+          regs, fregs, n):
     """begin(), then the failed literals when asked (Q_PROBE); False when the root fails."""
-    if not begin(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta,
-                 watch, lists, regs, fregs, n):
+    if not begin(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
+                 lists, regs, fregs, n):
         return False
     return not regs[Q_PROBE] or probe(iv, act, cells, uds, units, peers, cunits, cpos, lims, pool,
                                       meta, watch, lists, regs, n)
@@ -286,13 +275,13 @@ def phase(iv, regs, v):
 
 
 @njit(cache=True, _nrt=False)
-def run(grid, masks, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
-        lists, regs, fregs, recent, sols, budget):
+def run(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch, lists,
+        regs, fregs, recent, sols, budget):
     """Search on from the registers for at most `budget` conflicts and decisions (< 0: no bound);
     returns EXHAUSTED, BUDGET, LIMIT or FULL_BUFFER as dfs.run does, or GROW."""
     n = units.shape[1]
-    if regs[Q_PHASE] == 0 and not start(grid, masks, units, peers, cunits, cpos, iv, act, cells,
-                                        uds, lims, pool, meta, watch, lists, regs, fregs, n):
+    if regs[Q_PHASE] == 0 and not start(grid, units, peers, cunits, cpos, iv, act, cells, uds,
+                                        lims, pool, meta, watch, lists, regs, fregs, n):
         regs[Q_PHASE] = 2
     if regs[Q_PHASE] == 2:
         return EXHAUSTED

@@ -4,34 +4,27 @@ The search is driver.py's resumable loop over this kernel's steps (begin, choose
 its state (layout.Dfs: tables, geo and buffers by name).
 Propagation levels (layout.py): singles (naked and hidden), locked (+ pointing and claiming),
 alldiff (singles + Regin's matching filter per unit: every naked and hidden subset), full
-(alldiff + locked), dual (alldiff + the filter on each digit's row x column, row x box and
-column x box views: every fish and every locked set).
+(alldiff + locked).
 
-Three compiled versions of each entry point, by the type of `mate` (the matching filter's state):
+Two compiled versions of each entry point, by the type of `mate` (the matching filter's state):
 None at singles and locked, where numba drops the filter's branches before typing them, so that
-this light version compiles in about half the time; at alldiff and full an array of two
-dimensions (the units' hints), whose version leaves out the views; at dual one of three (the
-units' and the views' hints).
+this light version compiles in about half the time; at alldiff and full an array of the units'
+hints.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from sudokucp.backends.jit.bits import low_index, popcount
-from sudokucp.backends.jit.driver import batch, copy_down, opening, resume, write_masks
+from sudokucp.backends.jit.bits import popcount
+from sudokucp.backends.jit.driver import batch, copy_down, resume, write_masks
 from sudokucp.backends.jit.layout import (
     ALLDIFF,
-    BRANCH_SMALLEST,
     BRANCH_WDEG,
-    DUAL,
-    F_DIGIT,
     F_INDEX,
-    F_KIND,
     F_REST,
     F_SOLVED,
     FULL,
-    G_AD,
     G_BRANCH,
     G_CELLS,
     G_DIRTY,
@@ -45,15 +38,13 @@ from sudokucp.backends.jit.layout import (
     S_FAIL,
     S_QLEN,
     S_SOLVED,
-    UNIT_HINTS,
-    VIEW_HINTS,
     layout,
     state,
 )
-from sudokucp.backends.jit.matching import alldiff, views
+from sudokucp.backends.jit.matching import alldiff
 from sudokucp.backends.jit.propagate import assign, drain, hidden, locked
 
-__all__ = ["layout", "run", "run_many", "start", "state"]
+__all__ = ["layout", "run", "run_many", "state"]
 
 
 @njit(cache=True, _nrt=False)
@@ -78,20 +69,12 @@ def fixpoint(cand, units, peers, cunits, mate, scr, geo, regs):
                 return False
             if out:
                 continue
-        if mate is not None:  # a type test: numba prunes the branch where mate is None
-            if level >= ALLDIFF:
-                out = alldiff(cand, units, peers, cunits, mate if mate.ndim == UNIT_HINTS
-                              else mate[0], scr, geo, regs)
-                if out < 0:
-                    return False
-                if out:
-                    continue
-            if mate.ndim == VIEW_HINTS and level == DUAL:  # a constant: pruned in the others
-                out = views(cand, peers, cunits, mate[1], scr, geo, regs)
-                if out < 0:
-                    return False
-                if out:
-                    continue
+        if mate is not None and level >= ALLDIFF:  # a type test: pruned where mate is None
+            out = alldiff(cand, units, peers, cunits, mate, scr, geo, regs)
+            if out < 0:
+                return False
+            if out:
+                continue
         return True
 
 
@@ -129,19 +112,19 @@ def clear_hints(mate):
 
 @njit(cache=True, inline="always")
 def choose(s, d):
-    """Fill frames[d] with the alternatives of the cell with the fewest candidates (per failure
-    weight of its units for wdeg) or, for BRANCH_SMALLEST, of a unit-digit with fewer places."""
-    cand, units, cunits, scr, geo, frame = s.cand[d], s.units, s.cunits, s.scr, s.geo, s.frames[d]
-    n, cells, mode = geo[G_N], geo[G_CELLS], geo[G_BRANCH]
+    """Fill frames[d] with the digits of the open cell with the fewest candidates (per failure
+    weight of its units for wdeg)."""
+    cand, cunits, scr, geo, frame = s.cand[d], s.cunits, s.scr, s.geo, s.frames[d]
     w = geo[G_WEIGHT]
+    wdeg = geo[G_BRANCH] == BRANCH_WDEG
     best = -1
     low = 99
     score_w = 1
-    for c in range(cells):
+    for c in range(geo[G_CELLS]):
         m = cand[c]
         if m & (m - 1):
             k = popcount(m)
-            if mode == BRANCH_WDEG:
+            if wdeg:
                 wc = scr[w + cunits[c, 0]] + scr[w + cunits[c, 1]] + scr[w + cunits[c, 2]]
                 if best < 0 or k * score_w < low * wc:
                     best, low, score_w = c, k, wc
@@ -149,35 +132,7 @@ def choose(s, d):
                 best, low = c, k
                 if k == 2:
                     break
-    if mode == BRANCH_SMALLEST and low > 2:
-        places = scr[geo[G_AD]:geo[G_AD] + n]
-        best_u = -1
-        best_d = 0
-        for u in range(3 * n):  # a unit-digit with fewer places than the best cell has digits
-            for digit in range(n):
-                places[digit] = 0
-            for p in range(n):
-                m = cand[units[u, p]]
-                if m & (m - 1):
-                    while m:
-                        digit = low_index(m)
-                        m &= m - 1
-                        places[digit] |= 1 << p
-            for digit in range(n):
-                k = popcount(places[digit])
-                if 1 < k < low:
-                    best_u, best_d, low = u, digit, k
-            if low == 2:
-                break
-        if best_u >= 0:
-            bit = 1 << best_d
-            rest = 0
-            for p in range(n):
-                if cand[units[best_u, p]] & bit:
-                    rest |= 1 << p
-            frame[F_KIND], frame[F_INDEX], frame[F_DIGIT], frame[F_REST] = 1, best_u, bit, rest
-            return
-    frame[F_KIND], frame[F_INDEX], frame[F_DIGIT], frame[F_REST] = 0, best, 0, cand[best]
+    frame[F_INDEX], frame[F_REST] = best, cand[best]
 
 
 @njit(cache=True, inline="always")
@@ -192,12 +147,8 @@ def descend(s, d, alt):
     for u in range(3 * n):
         scr[geo[G_DIRTY] + u] = 0
         scr[geo[G_HIDDEN] + u] = 0
-    if frames[d, F_KIND] == 0:
-        ok = assign(row, frames[d, F_INDEX], alt, cunits, scr, geo)
-    else:
-        ok = assign(row, s.units[frames[d, F_INDEX], low_index(alt)], frames[d, F_DIGIT],
-                    cunits, scr, geo)
-    if ok and fixpoint(row, s.units, s.peers, cunits, s.mate, scr, geo, s.regs):
+    if assign(row, frames[d, F_INDEX], alt, cunits, scr, geo) and fixpoint(
+            row, s.units, s.peers, cunits, s.mate, scr, geo, s.regs):
         return scr[S_SOLVED]
     if geo[G_BRANCH] == BRANCH_WDEG:
         blame(scr, geo, cunits)
@@ -218,13 +169,6 @@ def blame(scr, geo, cunits):
 
 
 # --- the entry points ----------------------------------------------------------------------------
-
-@njit(cache=True, _nrt=False)
-def start(grid, s):
-    """The givens loaded into depth 0 and propagated (cand[0]); False when they fail (cdcl's
-    root propagation)."""
-    return opening(begin, grid, s)
-
 
 @njit(cache=True, _nrt=False)
 def run(grid, s, budget):

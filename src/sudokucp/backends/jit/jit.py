@@ -4,11 +4,9 @@ Three kernels, imported on first use. `dfs` (dfs.py over layout.py, propagate.py
 matching.py) keeps a row of candidate masks per depth on an explicit stack; at every node it
 places naked and hidden singles to a fixpoint, then per `propagation`: pointing and claiming
 (`locked`, the default below 16x16), Regin's matching filter on every changed unit (`alldiff`:
-every naked and hidden subset), both (`full`, the default from 16x16), or the filter on each
-digit's row x column, row x box and column x box views too (`dual`: every fish and locked set).
-It branches on the open cell with the fewest candidates per failure weight of its units
-(`branch=wdeg`, dom/wdeg), the fewest candidates (`cell`), or a digit with fewer places in a unit
-when there is one (`smallest`, Knuth's rule).
+every naked and hidden subset) or both (`full`, the default from 16x16). It branches on the
+open cell with the fewest candidates per failure weight of its units (`branch=wdeg`, dom/wdeg)
+or the fewest candidates (`cell`).
 
 `bands` (bands.py; the default at 9x9, BAND_SIDES) keeps a mask per digit and band of three
 rows instead: one word holds a digit's rows, boxes and columns of a band, and a table of the
@@ -22,11 +20,15 @@ takes 9x9 alone; `search=bands` leaves the other shapes to dfs.
 are replaced by the placements that struck them, then minimised (`minimise=recursive`, MiniSat's
 rule, or `local`); VSIDS decisions that follow the target assignment, the longest conflict-free
 trail so far (`phase=target`), the saved phase (`saved`) or place a digit (`true`); Glucose (or
-Luby) restarts; after a root propagation at the dfs level `root` (at `singles`, the kernel's own)
-and, with `probe=true`, failed-literal probing. It is what solves the 25x25 minimal grids
-(a start-over with phase=true and local minimising after `fallback` conflicts was removed: the
-target phases without it take fewer conflicts, reports/jit-notes.md). Deductions hold in every
-solution, so counts (limit 2 or 0) are exact in both kernels.
+Luby) restarts; with `probe=true`, failed-literal probing at the root. It is what solves the
+25x25 minimal grids. Removed, where another path measured as well or better: a start-over with
+phase=true and local minimising after `fallback` conflicts (the target phases without it take
+fewer conflicts, reports/jit-notes.md); a dfs propagation before learning (`root`: on the first
+8 gecode_25x25 grids every level above the kernel's own singles took more conflicts) and the
+matching filter on each digit's views (`propagation=dual`: slower than `full` on gecode_16x16,
+no fewer guesses); in dfs, Knuth's rule, a digit with fewer places in a unit (`branch=smallest`:
+as slow as `cell` and slower than `wdeg` on gecode_16x16, top95 and forum_hardest_1106).
+Deductions hold in every solution, so counts (limit 2 or 0) are exact.
 
 The deadline: a kernel runs in budgets (guesses, or conflicts and decisions) and the clock is read
 between them, each budget sized to take about BUDGET_S. Compiling the one entry point a search
@@ -59,13 +61,11 @@ from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.backends.jit import ahead
 from sudokucp.backends.jit.batches import Batch, Batches  # noqa: F401 (Batch: re-exported)
 from sudokucp.backends.jit.kernels import (
-    DUAL,
     LIGHT,
     STRONG,
     as_grid,
     cell_positions,
     module,
-    numpy_module,
     ready,
     tables,
 )
@@ -84,12 +84,11 @@ from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result
 from sudokucp.rules import CLASSIC_KIND, KINDS
 
-LEVELS = ("singles", "locked", "alldiff", "full", "dual")  # in the dfs kernel's order
-BRANCHES = ("cell", "smallest", "wdeg")
+LEVELS = ("singles", "locked", "alldiff", "full")  # in the dfs kernel's order
+BRANCHES = ("cell", "wdeg")
 PHASES = ("saved", "true", "target")  # cdcl_state's PHASE_* order
 STRONG_SIDE = 16  # propagation=auto: `full` from this side up, `locked` below
 MATCHING = LEVELS.index("alldiff")  # levels from this one up run the matching filter
-VIEWS = LEVELS.index("dual")  # the level that runs it on the views too
 LEARN_SIDE = 25  # search=auto: clause learning from this side up
 BAND_SIDES = (9,)  # the band-wise kernel's sides (search=auto: there, where it measures faster)
 CAPACITY = 1024  # solutions the buffer holds before the kernel hands them over
@@ -97,7 +96,7 @@ CAPACITY = 1024  # solutions the buffer holds before the kernel hands them over
 
 def dfs_version(level: int) -> int:
     """The dfs kernel's compiled version that propagates at a level (kernels.ready)."""
-    return LIGHT if level < MATCHING else DUAL if level == VIEWS else STRONG
+    return LIGHT if level < MATCHING else STRONG
 
 
 class Jit(Batches, Backend):
@@ -112,10 +111,10 @@ class Jit(Batches, Backend):
     module = "numba"
     package = "numba"
     defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "glucose",
-                "phase": "target", "root": "singles", "minimise": "recursive", "probe": False}
+                "phase": "target", "minimise": "recursive", "probe": False}
     choices = {"search": ("auto", "dfs", "bands", "cdcl"), "propagation": ("auto", *LEVELS),
                "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": PHASES,
-               "root": LEVELS, "minimise": ("recursive", "local")}
+               "minimise": ("recursive", "local")}
 
     stats_keys = ("nodes", "guesses", "backtracks")
     kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant: the groups kernel
@@ -194,10 +193,6 @@ class Jit(Batches, Backend):
             name = "full" if shape.side >= STRONG_SIDE else "locked"
         return LEVELS.index(name)
 
-    def root_level(self) -> int:
-        """The dfs level of cdcl's root propagation (0, `singles`: the learning kernel's own)."""
-        return LEVELS.index(self.options["root"])
-
     def dfs_version_of(self, shape: Shape) -> int:
         """The dfs kernel's compiled version that searches a shape (see dfs_version)."""
         return dfs_version(self.level(shape))
@@ -211,8 +206,6 @@ class Jit(Batches, Backend):
             tables(shape)
         if kernel == "cdcl":
             cell_positions(shape)
-            if self.root_level():  # a root propagation of the dfs kernel's (none at `singles`)
-                ready("dfs", "start", dfs_version(self.root_level()))
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         if not puzzle.rules.classic:
@@ -286,13 +279,9 @@ class Jit(Batches, Backend):
 
     def _cdcl(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
               ) -> tuple[int, bool, dict]:
-        """The clause-learning kernel on fresh arrays (the pool grows when it must) from the
-        candidates that the `root` propagation leaves."""
+        """The clause-learning kernel on fresh arrays (the pool grows when it must)."""
         k, shape, limit, handover, options = plan.k, plan.shape, plan.limit, plan.handover, \
             self.options
-        masks = self._root_masks(shape, grid)
-        if masks is None:  # the root propagation found a contradiction: no solution
-            return EXHAUSTED, False, {"nodes": 0, "guesses": 0, "backtracks": 0}
         learning = k.state(shape.side, limit, int(handover), plan.capacity)
         regs = learning.regs
         regs[k.Q_POLARITY] = PHASES.index(options["phase"])
@@ -303,10 +292,10 @@ class Jit(Batches, Backend):
 
         def step(budget: int) -> int:
             nonlocal learning
-            status = k.run(grid, masks, *shape_arrays, *learning, budget)
+            status = k.run(grid, *shape_arrays, *learning, budget)
             while status == k.GROW:  # clauses it may not drop (blocking ones) filled the pool
                 learning = k.grow(learning)
-                status = k.run(grid, masks, *shape_arrays, *learning, budget)
+                status = k.run(grid, *shape_arrays, *learning, budget)
             return status
 
         status, timed_out = _drive(step, regs, learning.sols, k.Q_STORED, solutions, deadline)
@@ -318,18 +307,6 @@ class Jit(Batches, Backend):
                                    "learned": int(regs[k.Q_LEARNED]),
                                    "restarts": int(regs[k.Q_RESTARTS]),
                                    "probed": int(regs[k.Q_PROBED])}
-
-    def _root_masks(self, shape: Shape, grid: Any) -> Any:
-        """Candidate masks after the `root` propagation of the dfs kernel (None: contradiction);
-        at `singles`, every digit: the learning kernel's own propagation finds the same singles."""
-        level = self.root_level()
-        if level == 0:
-            np = numpy_module()
-            return np.full(shape.side ** 2, (1 << shape.side) - 1, np.int64)
-        d = ready("dfs", "start", dfs_version(level))
-        state = d.state(tables(shape), d.layout(shape.side, shape.box_rows, shape.box_cols,
-                                                level, 0, 1, 1), 1)
-        return state.cand[0].copy() if d.start(grid, state) else None
 
     def geo(self, shape: Shape, limit: int, keep: int) -> Any:
         """The dfs kernel's geo array for a shape, this instance's options and a limit."""

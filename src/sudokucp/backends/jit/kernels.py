@@ -7,10 +7,8 @@ An entry point compiles on its first call, or loads its machine code from numba'
 the 9x9 path ahead once it has answered (ahead.build_after_answers);
 `ready` makes that call on an empty grid (4x4; 9x9 for bands), so that a timed search
 never holds it. Only what a call needs is compiled: a kernel's one-grid search (`run`) and its
-batch (`run_many`) apart; dfs's root propagation (`start`, for cdcl at a `root` above singles)
-apart too; dfs in three versions (no matching filter: the levels singles and locked; the
-filter on the units: alldiff and full; also on the views: dual); the reading of one-line grids
-(scan) apart.
+batch (`run_many`) apart; dfs in two versions (no matching filter: the levels singles and
+locked; the filter on the units: alldiff and full); the reading of one-line grids (scan) apart.
 """
 
 from __future__ import annotations
@@ -133,11 +131,11 @@ def module(kernel: str) -> ModuleType:
         return importlib.import_module(f"sudokucp.backends.jit.{kernel}")
 
 
-DFS_ENTRIES = ("run", "start", "run_many")
+DFS_ENTRIES = ("run", "run_many")
 ENTRY_POINTS = {"bands": ("run", "run_many"), "cdcl": ("run",), "scan": ("scan",),
                 "groups": ("run",)}  # the other kernels' (one version each)
-LIGHT, STRONG, DUAL = range(3)  # dfs's versions: no matching filter, on the units, also the views
-VERSIONS = {("dfs", STRONG): " (strong)", ("dfs", DUAL): " (dual)"}  # as warm_all names them
+LIGHT, STRONG = range(2)  # dfs's versions: no matching filter, the filter on the units
+VERSIONS = {("dfs", STRONG): " (strong)"}  # as warm_all names them
 
 
 @cache
@@ -154,7 +152,7 @@ def ready(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
 def compiled(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
     """The kernel's module with `entry` compiled (or loaded from numba's cache) by a call on an
     empty grid; `version`: for dfs LIGHT (no matching filter, mate None), STRONG (the filter on
-    the units: alldiff, full) or DUAL (also on the views)."""
+    the units: alldiff, full)."""
     found = module(kernel)
     with cache_folder():
         if not cached(found.__name__.rsplit(".", 1)[1], entry):
@@ -168,32 +166,29 @@ def compiled(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
 
 def _call_dfs(k: ModuleType, entry: str, version: int) -> None:
     """One call of a dfs entry point on an empty 4x4 grid, at a level of its version."""
-    from sudokucp.backends.jit.layout import DUAL, FULL, LOCKED
+    from sudokucp.backends.jit.layout import FULL, LOCKED
 
     shape = Shape(2, 2)
-    geo = k.layout(4, 2, 2, (LOCKED, FULL, DUAL)[version], 0, 1, 1)
+    geo = k.layout(4, 2, 2, (LOCKED, FULL)[version], 0, 1, 1)
     _call_search(k, entry, k.state(tables(shape), geo, 1), 16)
 
 
 def _call_search(k: ModuleType, entry: str, state: Any, cells: int) -> None:
-    """One call of a depth-first kernel's entry point (run, start or run_many) on a state and
-    an empty grid."""
+    """One call of a depth-first kernel's entry point (run or run_many) on a state and an empty
+    grid."""
     from sudokucp.backends.jit.layout import answers
 
     grid = as_grid((0,) * cells)
     if entry == "run":
         k.run(grid, state, -1)
-    elif entry == "start":
-        k.start(grid, state)
     else:
         k.run_many(grid.reshape(1, cells), state, answers(1, 1, cells, timed=True))
 
 
 def _call_cdcl(k: ModuleType, entry: str, version: int) -> None:
     """One clause-learning search of an empty 4x4 grid."""
-    np, shape = numpy_module(), Shape(2, 2)
-    k.run(as_grid((0,) * 16), np.full(16, 15, np.int64), *tables(shape), cell_positions(shape),
-          *k.state(4, 1, 1, 1), -1)
+    shape = Shape(2, 2)
+    k.run(as_grid((0,) * 16), *tables(shape), cell_positions(shape), *k.state(4, 1, 1, 1), -1)
 
 
 def _call_scan(k: ModuleType, entry: str, version: int) -> None:
@@ -228,7 +223,7 @@ def warm(kernel: str) -> ModuleType:
 def entries(kernel: str) -> list[tuple[str, int]]:
     """(entry, version) of every compiled version of a kernel's entry points (see ready)."""
     if kernel == "dfs":
-        return [(entry, version) for version in (LIGHT, STRONG, DUAL) for entry in DFS_ENTRIES]
+        return [(entry, version) for version in (LIGHT, STRONG) for entry in DFS_ENTRIES]
     return [(entry, 0) for entry in ENTRY_POINTS[kernel]]
 
 

@@ -14,21 +14,18 @@ from typing import Any, NamedTuple
 
 # geo: shape, options, scratch offsets
 G_N, G_R, G_C, G_CELLS, G_LEVEL, G_BRANCH, G_LIMIT, G_KEEP = range(8)
-G_DIRTY, G_WEIGHT, G_HSEG, G_VSEG, G_AD, G_VIEWS, G_HIDDEN, G_SIZE = range(8, 16)
+G_DIRTY, G_WEIGHT, G_HSEG, G_VSEG, G_AD, G_HIDDEN, G_SIZE = range(8, 15)
 # levels and branchings (the option values, in order)
-SINGLES, LOCKED, ALLDIFF, FULL, DUAL = range(5)
-BRANCH_CELL, BRANCH_SMALLEST, BRANCH_WDEG = range(3)
+SINGLES, LOCKED, ALLDIFF, FULL = range(4)
+BRANCH_CELL, BRANCH_WDEG = range(2)
 # regs
 R_DEPTH, R_NODES, R_GUESSES, R_BACKTRACKS, R_PHASE, R_FOUND, R_STORED, R_NEED = range(8)
 REGS_LEN = 8
 # frames: one row per depth
-F_KIND, F_INDEX, F_DIGIT, F_REST, F_SOLVED = range(5)
-FRAME_LEN = 5
+F_INDEX, F_DIGIT, F_REST, F_SOLVED = range(4)
+FRAME_LEN = 4
 # scratch: queue length, cells placed, last failure, then the queue
 S_QLEN, S_SOLVED, S_FAIL, S_QUEUE = range(4)
-# mate, the matching filter's hints (the last value of each variable), by its dimensions: one
-# row per unit (alldiff, full) or, with the views, a second layer of one row per view and digit
-UNIT_HINTS, VIEW_HINTS = 2, 3
 # what run() returns
 EXHAUSTED, BUDGET, LIMIT, FULL_BUFFER = range(4)
 
@@ -43,11 +40,10 @@ def layout(n: int, r: int, c: int, level: int, branch: int, limit: int, keep: in
     hseg = weight + 3 * n + 1  # the last weight is for failures no unit is blamed for
     vseg = hseg + n * r
     ad = vseg + n * c
-    views = ad + 9 * n
-    hidden = views + 3 * n * n
+    hidden = ad + 9 * n
     size = hidden + 3 * n
     return np.array([n, r, c, cells, level, branch, limit, keep, dirty, weight, hseg, vseg, ad,
-                     views, hidden, size], dtype=np.int64)
+                     hidden, size], dtype=np.int64)
 
 
 
@@ -62,7 +58,7 @@ class Dfs(NamedTuple):
     frames: Any  # a row of FRAME_LEN per depth
     regs: Any
     sols: Any  # uint8 solution buffer (capacity x cells)
-    mate: Any  # the matching filter's hints: None at the levels without it (UNIT_HINTS)
+    mate: Any  # the matching filter's hints, a row per unit: None at the levels without it
     scr: Any
 
 
@@ -89,8 +85,7 @@ def state(tables: tuple[Any, Any, Any], geo: Any, capacity: int) -> Dfs:
     import numpy as np
 
     n, cells, level = int(geo[G_N]), int(geo[G_CELLS]), geo[G_LEVEL]
-    mate = None if level < ALLDIFF else np.full((3 * n, n), -1, np.int64) if level < DUAL \
-        else np.full((2, 3 * n, n), -1, np.int64)
+    mate = None if level < ALLDIFF else np.full((3 * n, n), -1, np.int64)
     return Dfs(*tables, geo, np.empty((cells + 2, cells), np.int64),
                np.zeros((cells + 2, FRAME_LEN), np.int64), np.zeros(REGS_LEN, np.int64),
                np.zeros((capacity, cells), np.uint8), mate, np.zeros(int(geo[G_SIZE]), np.int64))

@@ -1,5 +1,5 @@
 """Regin's matching filter for the `jit` depth-first kernel: per unit (every naked and hidden
-subset) and per digit view, rows x columns and lines x boxes (every fish and locked set)."""
+subset)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from sudokucp.backends.jit.bits import low_index
-from sudokucp.backends.jit.layout import G_AD, G_C, G_DIRTY, G_N, G_R, G_VIEWS, S_FAIL
+from sudokucp.backends.jit.layout import G_AD, G_DIRTY, G_N, S_FAIL
 from sudokucp.backends.jit.propagate import drain, strike
 
 
@@ -166,83 +166,3 @@ def alldiff(cand, units, peers, cunits, mate, scr, geo, regs):
                 return -1
             changed += out
     return changed
-
-
-@njit(cache=True, _nrt=False)
-def build_views(cand, scr, geo):
-    """Per digit: the columns (rc), boxes (rb) of each row and the boxes (cb) of each column that
-    still hold it as a candidate."""
-    n, r, c = geo[G_N], geo[G_R], geo[G_C]
-    nn = n * n
-    v = geo[G_VIEWS]
-    rc, rb, cb = scr[v:v + nn], scr[v + nn:v + 2 * nn], scr[v + 2 * nn:v + 3 * nn]
-    for i in range(3 * nn):
-        scr[v + i] = 0
-    for i in range(n):
-        for j in range(n):
-            m = cand[i * n + j]
-            box = (i // r) * r + j // c
-            while m:
-                d = low_index(m)
-                m &= m - 1
-                rc[d * n + i] |= 1 << j
-                rb[d * n + i] |= 1 << box
-                cb[d * n + j] |= 1 << box
-
-
-@njit(cache=True, _nrt=False)
-def strike_segment(cand, i, j0, di, dj, length, bit, cunits, scr, geo):
-    """Strike `bit` from `length` cells starting at (i, j0), stepping (di, dj)."""
-    n = geo[G_N]
-    for t in range(length):
-        cell = (i + t * di) * n + j0 + t * dj
-        if cand[cell] & bit and not strike(cand, cell, bit, cunits, scr, geo):
-            return False
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def views(cand, peers, cunits, hints, scr, geo, regs):
-    """The matching filter on each digit's three views: rows against columns (every fish), rows
-    and columns against boxes (every locked set), `hints` a row per view and digit; -1 on a
-    contradiction, else the changes."""
-    n, r, c = geo[G_N], geo[G_R], geo[G_C]
-    nn = n * n
-    a = geo[G_AD]
-    pos, out, work = scr[a:a + n], scr[a + 2 * n:a + 3 * n], scr[a + 3 * n:a + 9 * n]
-    for i in range(n):
-        pos[i] = i
-    build_views(cand, scr, geo)
-    v = geo[G_VIEWS]
-    zero, one = np.int64(0), np.int64(1)  # typed: literals would compile strike_segment thrice
-    changed = 0
-    for d in range(n):
-        bit = 1 << d
-        for view in range(3):
-            dom = scr[v + view * nn + d * n:v + view * nn + d * n + n]
-            got = gac(dom, pos, n, hints[view * n + d], out, work)
-            if got < 0:
-                scr[S_FAIL] = 3 * n  # no unit to blame
-                return -1
-            if not got:
-                continue
-            changed += got
-            for x in range(n):
-                gone = dom[x] & ~out[x]
-                while gone:
-                    y = low_index(gone)
-                    gone &= gone - 1
-                    if view == 0:  # row x, column y
-                        ok = strike_segment(cand, x, y, zero, zero, one, bit, cunits, scr, geo)
-                    elif view == 1:  # row x, box y: c cells
-                        ok = strike_segment(cand, x, (y % r) * c, zero, one, c, bit, cunits, scr,
-                                            geo)
-                    else:  # column x, box y: r cells
-                        ok = strike_segment(cand, (y // r) * r, x, one, zero, r, bit, cunits, scr,
-                                            geo)
-                    if not ok:
-                        return -1
-    if changed and not drain(cand, peers, cunits, scr, geo, regs):
-        return -1
-    return changed
-
