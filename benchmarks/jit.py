@@ -3,7 +3,8 @@
     python benchmarks/jit.py [--puzzles DIR] [--sample 2000] [--seed 13] [--repeat 3] [--jobs 1]
         [--rounds 5] [--limit-25 60] [--option-limit 5] [--option-kernels dfs,cdcl]
         [--start-rounds 3] [--datasets DIR] [--batch-rounds 3] [--tdoku DIR] [--max-grids N]
-        [--forms 2] [--results DIR] [--sections abcdefghijk] [--out reports/jit.md]
+        [--forms 2] [--results DIR] [--against SRC] [--pair-rounds 7] [--pair-25 5]
+        [--sections abcdefghijkl] [--out reports/jit.md]
 
 Every table but two is one sweep of the harness (benchmarks/common.py `measure`, through
 benchmarks/timings.py's `Bench`): each run in a killable worker process, CPU seconds of the
@@ -45,6 +46,14 @@ paired per-grid ratio (`sudokucp.stats.paired`) on the grids both solved, from t
     C++ compiler and that source are found (the table says why not otherwise).
 (k) The same three on --forms random isomorphs of each gecode_25x25 grid (one run each): how
     much of (d)'s per-grid comparison is the search's luck on one labelling of the grid.
+(l) Before and after: this tree's jit against another tree's (--against SRC, the `src` folder
+    of a checkout of the commit to compare with, e.g. `git worktree add /tmp/jit-before HEAD`),
+    each in processes of its own (PYTHONPATH), --pair-rounds rounds, the two trees taking turns
+    and starting in turn: solve_array on the whole royle17 sample (limit 2) and on
+    forum_hardest_1106 (limit 2, --max-grids), CPU seconds of each call, paired round by round;
+    then the first --pair-25 gecode_25x25 grids, first solution, each grid's search seconds
+    (Result.seconds) the median of its rounds, paired grid by grid. Not through the harness: a
+    batch is no harness run, and the harness runs this tree's backends alone.
 Notes written by hand about these figures (what closed the gap to CP-SAT, tdoku's published
 figures for orientation) live in reports/jit-notes.md, never in the generated report.
 """
@@ -285,11 +294,11 @@ def section_proofs(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[
             f"- proved unique: {proved} of {len(puzzles)}", ""]
 
 
-DFS_OPTIONS = [("singles", "cell"), ("singles", "smallest"), ("locked", "wdeg"),
-               ("alldiff", "wdeg"), ("full", "smallest"), ("full", "wdeg"), ("dual", "wdeg")]
-CDCL_OPTIONS = [{"phase": "saved", "restarts": "luby", "fallback": "30000"}, {"phase": "saved"},
+DFS_OPTIONS = [("singles", "cell"), ("locked", "wdeg"), ("alldiff", "wdeg"), ("full", "cell"),
+               ("full", "wdeg")]
+CDCL_OPTIONS = [{"phase": "saved", "restarts": "luby"}, {"phase": "saved"},
                 {"phase": "true"}, {"restarts": "luby"}, {"minimise": "local"},
-                {"minimise": "local", "phase": "true"}, {"probe": "true"}, {"root": "dual"}]
+                {"minimise": "local", "phase": "true"}, {"probe": "true"}]
 
 
 def option_specs(kinds: str) -> dict[str, str]:
@@ -297,7 +306,7 @@ def option_specs(kinds: str) -> dict[str, str]:
     specs = {f"dfs propagation={lv} branch={br}": f"jit:search=dfs:propagation={lv}:branch={br}"
              for lv, br in DFS_OPTIONS}
     defaults = backend_class("jit").defaults
-    shown = ("minimise", "phase", "restarts", "root")
+    shown = ("minimise", "phase", "restarts")
     specs["cdcl " + " ".join(f"{k}={defaults[k]}" for k in shown) + " (default)"] = \
         "jit:search=cdcl"
     for changed in CDCL_OPTIONS:
@@ -535,6 +544,84 @@ def solve_command(path: Path, rounds: int) -> list[str]:
     return lines + [""]
 
 
+PAIR_CHILD = """
+import json, sys, time
+import numpy as np
+from sudokucp.backends import get_backend
+from sudokucp.io.formats import parse_grid
+sets, grids25 = json.loads(sys.stdin.read())
+jit, out = get_backend("jit"), {}
+for name, lines in sets.items():
+    puzzles = [parse_grid(line) for line in lines]
+    grids = np.array([p.cells for p in puzzles], np.int64)
+    jit.solve_array(grids[:3], puzzles[0].shape, limit=2)  # compiled before the clock
+    c0 = time.process_time()
+    batch = jit.solve_array(grids, puzzles[0].shape, limit=2)
+    out[name] = time.process_time() - c0
+    assert (batch.counts == 1).all(), name
+for line in grids25:
+    result = jit.solve(parse_grid(line), limit=1)  # its seconds: the search alone
+    assert result.status.name == "SOLVED", line
+    out.setdefault("25x25", []).append(result.seconds)
+print(json.dumps(out))
+"""
+
+
+def pair_child(src: Path, payload: str) -> dict[str, Any]:
+    """One child process on `src`'s sudokucp: its CPU seconds per set and per 25x25 grid."""
+    import json
+
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run([sys.executable, "-c", PAIR_CHILD], input=payload, env=env,
+                          capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise Wrong(f"the child on {src} failed: {done.stderr.strip().splitlines()[-1:]}")
+    return json.loads(done.stdout)
+
+
+def section_pair(against: Path | None, sets: dict[str, list[Puzzle]], grids25: list[Puzzle],
+                 rounds: int) -> list[str]:
+    """This tree's jit against another tree's, in child processes taking turns (see (l))."""
+    import json
+
+    from sudokucp.stats import paired
+
+    title = "(l) Before and after: this tree's jit against another tree's"
+    if against is None or not (against / "sudokucp").is_dir():
+        return [f"## {title}", "", f"- not measured: --against names no source tree ({against})",
+                ""]
+    mine = ROOT / "src"
+    payload = json.dumps([{name: [p.to_line() for p in found] for name, found in sets.items()},
+                          [p.to_line() for p in grids25]])
+    runs: dict[Path, list[dict[str, Any]]] = {against: [], mine: []}
+    for i in range(rounds):
+        for src in ((against, mine) if i % 2 == 0 else (mine, against)):
+            runs[src].append(pair_child(src, payload))
+    lines = [f"## {title}", "",
+             f"This tree (`{mine}`, after) against `{against}` (before), each in a process of "
+             f"its own, {rounds} rounds taking turns (the first to start alternating). "
+             "solve_array, limit 2, CPU seconds of the call, median (min-max), and the paired "
+             "ratio after / before over the rounds (`sudokucp.stats.paired`); 25x25: first "
+             "solution, each grid's search seconds the median of its rounds, paired over the "
+             "grids.", "", "| set | grids | before ms | after ms | after / before |",
+             "|---|---:|---:|---:|---|"]
+    for name, found in sets.items():
+        before = [run[name] for run in runs[against]]
+        after = [run[name] for run in runs[mine]]
+        lines.append(f"| {name} | {len(found):,} | {spread_of([x * 1e3 for x in before], 1)} | "
+                     f"{spread_of([x * 1e3 for x in after], 1)} | "
+                     f"{paired(before, after, a='before', b='after').verdict} |")
+    if grids25:
+        before = [statistics.median(g) for g in zip(*(run["25x25"] for run in runs[against]))]
+        after = [statistics.median(g) for g in zip(*(run["25x25"] for run in runs[mine]))]
+        lines.append(f"| gecode_25x25 (first {len(grids25)}) | {len(grids25)} | "
+                     f"{spread_of([x * 1e3 for x in before], 1)} | "
+                     f"{spread_of([x * 1e3 for x in after], 1)} | "
+                     f"{paired(before, after, a='before', b='after').verdict} |")
+    return lines + ["", "- 25x25 columns: the median (min-max) over the grids of each grid's "
+                    "median search seconds", ""]
+
+
 BATCH_SETS = ("royle17", "forum_hardest_1905_11plus", "magictour_top1465", "top95",
               "forum_hardest_1106")
 
@@ -653,6 +740,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--results", type=Path, help="keep each sweep's harness folder here")
     parser.add_argument("--forms", type=int, default=2,
                         help="random isomorphs of each 25x25 grid in table k")
+    parser.add_argument("--against", type=Path,
+                        help="the src folder of another checkout, compared with this one (l)")
+    parser.add_argument("--pair-rounds", type=int, default=7, help="rounds of table l")
+    parser.add_argument("--pair-25", type=int, default=5,
+                        help="the first N gecode_25x25 grids in table l (0: none)")
     parser.add_argument("--sections", default="abcdefghijk",
                         help="the sections to run, by letter (default: all)")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "jit.md")
@@ -682,11 +774,15 @@ def main(argv: list[str] | None = None) -> None:
         "j": lambda: section_kernels(args.puzzles, args.datasets, args.batch_rounds,
                                      args.tdoku),
         "k": lambda: section_forms(bench, p25, args.forms, args.seed, args.limit_25),
+        "l": lambda: section_pair(args.against, {
+            "royle17": royle, "forum_hardest_1106": sample(load_puzzles(
+                args.puzzles / "forum_hardest_1106.txt"), args.max_grids)},
+            p25[:args.pair_25], args.pair_rounds),
     }
     unknown = set(args.sections) - sections.keys()
     if unknown:
         parser.error(f"--sections takes letters of {''.join(sections)}, not {''.join(unknown)}")
-    if set(args.sections) - {"f", "h"}:
+    if set(args.sections) - {"f", "h", "l"}:
         prewarm()
     body: list[str] = []
     for letter in args.sections:
