@@ -93,6 +93,8 @@ def make_million(source: Path, folder: Path) -> None:
             and log_lines(folder) == log_lines(source) * COPIES):
         return
     shutil.copy(source / "measurement.json", folder / "measurement.json")
+    if (source / "puzzles.jsonl").exists():  # the grids and solutions the rows name
+        shutil.copy(source / "puzzles.jsonl", folder / "puzzles.jsonl")
     lines = (source / "results.jsonl").read_bytes().splitlines()
     with (folder / "results.jsonl").open("wb") as out:
         for repeat in range(COPIES):

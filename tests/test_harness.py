@@ -230,7 +230,11 @@ def test_cli_end_to_end(tmp_path):
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert len(rows) == 6
     assert {r["backend"] for r in rows} == {"naive", "mrv", "mrv:order=static"}
-    naive_hard = [r for r in rows if r["backend"] == "naive" and r["grid"].startswith(".....")]
+    stored = [json.loads(line) for line in (out / "puzzles.jsonl").read_text().splitlines()]
+    grids = {r["hash"]: r["grid"] for r in stored if "grid" in r}  # each grid once
+    assert len(grids) == 2 and not any("grid" in r for r in rows)
+    naive_hard = [r for r in rows if r["backend"] == "naive"
+                  and grids[r["hash"]].startswith(".....")]
     assert naive_hard[0]["status"] == "timeout"
     summary = (out / "summary.csv").read_text().splitlines()
     assert summary[0].startswith("backend,dataset,puzzles,runs,solved")

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from sudokucp.cli import main
 from sudokucp.harness.bench import BenchConfig, bench
+from sudokucp.harness.puzzlelog import PUZZLES
 from sudokucp.harness.runlog import RESULTS, ResultLog
 from sudokucp.reporting.results_folder import load_folder
 from sudokucp.result import Row, RowError
@@ -24,21 +25,34 @@ FOUR = Path(__file__).resolve().parents[1] / "puzzles" / "examples" / "4x4.txt" 
 
 
 @pytest.fixture(scope="module")
-def real(tmp_path_factory) -> list[str]:
-    """The lines of a real results.jsonl: mrv and hybrid on the five 4x4 examples."""
+def real_out(tmp_path_factory) -> Path:
+    """A real results folder: mrv and hybrid on the five 4x4 examples."""
     out = tmp_path_factory.mktemp("real") / "out"
     bench(BenchConfig(backends=["mrv", "hybrid"], puzzles=[str(FOUR)], out=out, timeout=5,
                       memory_mb=None))
-    lines = (out / RESULTS).read_text().splitlines()
+    return out
+
+
+@pytest.fixture(scope="module")
+def real(real_out) -> list[str]:
+    """The lines of the real folder's results.jsonl."""
+    lines = (real_out / RESULTS).read_text().splitlines()
     assert len(lines) == 10
     return lines
 
 
-def _folder(root: Path, lines: list[str]) -> Path:
-    """A fresh results folder holding `lines` as its results.jsonl."""
+@pytest.fixture(scope="module")
+def stored(real_out) -> str:
+    """The real folder's puzzles.jsonl, the grids and solutions its rows name."""
+    return (real_out / PUZZLES).read_text()
+
+
+def _folder(root: Path, lines: list[str], stored: str) -> Path:
+    """A fresh results folder holding `lines` as its results.jsonl, `stored` as puzzles.jsonl."""
     folder = Path(root)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / RESULTS).write_text("".join(f"{line}\n" for line in lines))
+    (folder / PUZZLES).write_text(stored)
     return folder
 
 
@@ -120,9 +134,9 @@ def test_every_field_of_a_row_has_a_check():
     ("repeat", -1, "field 'repeat' is -1, not a whole number from 0"),
     ("solutions", "1234", "field 'solutions' is '1234', not a list of strings"),
 ])
-def test_a_field_of_the_wrong_type_is_a_note_naming_its_line(real, tmp_path, name, value,
-                                                              words):
-    folder = _folder(tmp_path / "runs", _mutated(real, 3, name, value))
+def test_a_field_of_the_wrong_type_is_a_note_naming_its_line(real, stored, tmp_path, name,
+                                                              value, words):
+    folder = _folder(tmp_path / "runs", _mutated(real, 3, name, value), stored)
     loaded = load_folder(folder)
     assert len(loaded.rows) == len(real) - 1
     assert len(loaded.notes) == 1
@@ -134,8 +148,8 @@ def test_a_field_of_the_wrong_type_is_a_note_naming_its_line(real, tmp_path, nam
     assert len(rows) == len(real) - 1 and notes == loaded.notes
 
 
-def test_a_complete_bad_last_line_is_skipped_not_cut_off(real, tmp_path):
-    folder = _folder(tmp_path / "runs", _mutated(real, len(real), "seconds", "abc"))
+def test_a_complete_bad_last_line_is_skipped_not_cut_off(real, stored, tmp_path):
+    folder = _folder(tmp_path / "runs", _mutated(real, len(real), "seconds", "abc"), stored)
     before = (folder / RESULTS).read_bytes()
     rows, notes = ResultLog(folder / RESULTS).load()
     assert len(rows) == len(real) - 1 and notes[0].endswith("not a number from 0 to 9e+15; "
@@ -161,38 +175,39 @@ def _one_wrong_field():
 @pytest.mark.slow  # each example writes a whole report: about 4 s on a quiet core
 @settings(max_examples=8, deadline=None)
 @given(line=st.integers(1, 10), field_value=_one_wrong_field())
-def test_any_wrong_value_is_a_note_and_report_and_compare_go_on(real, tmp_path_factory, line,
-                                                                  field_value):
+def test_any_wrong_value_is_a_note_and_report_and_compare_go_on(real, stored, tmp_path_factory,
+                                                                  line, field_value):
     name, value = field_value
     root = tmp_path_factory.mktemp("case")
-    folder = _folder(root / "runs", _mutated(real, line, name, value))
+    folder = _folder(root / "runs", _mutated(real, line, name, value), stored)
     code, out, err = _run("report", str(folder), "--out", str(root / "tables"))
     assert code == 2, err
     assert f"line {line}: field '{name}' is " in err and "Traceback" not in err
     assert f"read {len(real) - 1} runs" in out
-    code, out, err = _run("compare", str(_folder(root / "same", real)), str(folder))
+    code, out, err = _run("compare", str(_folder(root / "same", real, stored)), str(folder))
     assert code in (0, 1) and f"line {line}: field '{name}' is " in err
 
 
 @pytest.mark.slow  # each example writes a whole report
 @settings(max_examples=8, deadline=None)
 @given(line=st.integers(1, 10), name=st.sampled_from(sorted(WRONG)), value=JSON)
-def test_any_json_value_in_any_field_never_escapes(real, tmp_path_factory, line, name, value):
+def test_any_json_value_in_any_field_never_escapes(real, stored, tmp_path_factory, line, name,
+                                                   value):
     root = tmp_path_factory.mktemp("case")
-    folder = _folder(root / "runs", _mutated(real, line, name, value))
+    folder = _folder(root / "runs", _mutated(real, line, name, value), stored)
     code, _, err = _run("report", str(folder), "--out", str(root / "tables"))
     noted = f"line {line}: " in err
     assert (code == 0 and not noted) or code == 1 or (code == 2 and noted), err
-    code, _, err = _run("compare", str(folder), str(_folder(root / "same", real)))
+    code, _, err = _run("compare", str(folder), str(_folder(root / "same", real, stored)))
     assert code in (0, 1, 2)
 
 
-def test_report_judges_claimed_solutions_again(real, tmp_path):
+def test_report_judges_claimed_solutions_again(real, stored, tmp_path):
     """A row that claims 111...1 and says it was verified is WRONG, as bench would have found."""
     data = json.loads(real[0])
-    lie = "1" * len(data["grid"])
+    lie = "1" * 16  # as many cells as a 4x4 grid
     lines = _mutated(real, 1, "solutions", [lie])
-    folder = _folder(tmp_path / "runs", lines)
+    folder = _folder(tmp_path / "runs", lines, stored)
     loaded = load_folder(folder)
     wrong = [row for row in loaded.rows if row.key == data["key"]]
     assert wrong[0].status.value == "wrong" and wrong[0].verified is False
@@ -200,22 +215,22 @@ def test_report_judges_claimed_solutions_again(real, tmp_path):
     code, out, err = _run("report", str(folder), "--out", str(tmp_path / "tables"))
     assert code == 1, err
     assert f"DISAGREEMENT {data['puzzle']}" in out and "invalid solution" in out
-    clean = _run("report", str(_folder(tmp_path / "clean", real)), "--out",
+    clean = _run("report", str(_folder(tmp_path / "clean", real, stored)), "--out",
                  str(tmp_path / "t2"))
     assert clean[0] == 0, clean[2]
 
 
-def test_report_refuses_a_claim_it_cannot_check(real, tmp_path):
-    folder = _folder(tmp_path / "runs", _mutated(real, 2, "grid", "not a grid"))
+def test_report_refuses_a_claim_it_cannot_check(real, stored, tmp_path):
+    folder = _folder(tmp_path / "runs", _mutated(real, 2, "grid", "not a grid"), stored)
     row = next(r for r in load_folder(folder).rows if r.grid == "not a grid")
     assert row.status.value == "wrong" and "its grid cannot be read" in row.error
     code, out, _ = _run("report", str(folder), "--out", str(tmp_path / "tables"))
     assert code == 1 and "its grid cannot be read" in out
 
 
-def test_report_with_plots_on_a_log_with_bad_lines(real, tmp_path):
+def test_report_with_plots_on_a_log_with_bad_lines(real, stored, tmp_path):
     lines = _mutated(_mutated(real, 2, "stats", None), 5, "seconds", math.nan)
-    folder = _folder(tmp_path / "runs", lines)
+    folder = _folder(tmp_path / "runs", lines, stored)
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         assert main(["report", str(folder)]) == 2

@@ -1,5 +1,6 @@
-"""The results log of a bench folder: append-only JSONL, one line per finished run, and the rule
-that --resume keeps: the runs logged were made with the settings asked for now."""
+"""The results log of a bench folder: append-only JSONL, one line per finished run (each grid and
+solution written once, to puzzles.jsonl beside it: harness/puzzlelog.py), and the rule that
+--resume keeps: the runs logged were made with the settings asked for now."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sudokucp.harness.puzzlelog import PUZZLES, Stored, expand, read_stored
 from sudokucp.result import Row, RowError
 
 RESULTS = "results.jsonl"
@@ -23,14 +25,14 @@ class TornLine(RowError):
     """A log line that is not JSON: cut short by a disk that filled, or no record at all."""
 
 
-def read_row(line: bytes) -> Row:
-    """The row of one line of the log; TornLine when it is not JSON, RowError (naming the field)
-    when it is JSON but no row."""
+def read_row(line: bytes, stored: Stored | None = None) -> Row:
+    """The row of one line of the log, its grid and solutions taken from `stored` where it names
+    them; TornLine when it is not JSON, RowError (naming the field) when it is JSON but no row."""
     try:
         data = json.loads(line)
     except (ValueError, RecursionError):
         raise TornLine("is not a result record") from None
-    return Row.from_dict(data)
+    return Row.from_dict(expand(data, stored or Stored()))
 
 
 def line_note(path: Path, number: int, err: RowError) -> str:
@@ -41,22 +43,27 @@ def line_note(path: Path, number: int, err: RowError) -> str:
 
 class ResultLog:
     """The append-only JSONL file: one line per finished run, each written straight to the file
-    (a disk that fills mid-line leaves a torn last line, which `load` cuts off)."""
+    (a disk that fills mid-line leaves a torn last line, which `load` cuts off), after the
+    records of puzzles.jsonl it names."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self.puzzles = self.path.with_name(PUZZLES)
         self.handle: Any = None
+        self.records: Any = None  # puzzles.jsonl, open
+        self.stored: Stored | None = None  # what puzzles.jsonl holds, once read
 
     def load(self) -> tuple[list[Row], list[str]]:
         """Rows already written and a note per line that is no row; a torn last line (not JSON)
-        is cut off."""
+        of either file is cut off."""
         if not self.path.exists():
             return [], []
-        rows, notes, offset, torn = [], [], 0, None
+        notes = self._load_stored()
+        rows, offset, torn = [], 0, None
         for number, line in enumerate(self.path.read_bytes().splitlines(keepends=True), 1):
             try:
                 if line.strip():
-                    rows.append(read_row(line))
+                    rows.append(read_row(line, self.stored))
                     torn = None
             except RowError as err:
                 notes.append(line_note(self.path, number, err))
@@ -68,29 +75,62 @@ class ResultLog:
                 handle.truncate(torn)
         return rows, notes
 
+    def _load_stored(self) -> list[str]:
+        """Read puzzles.jsonl (none: nothing stored), cutting a torn last line off; its notes."""
+        if not self.puzzles.exists():
+            self.stored = Stored()
+            return []
+        self.stored, notes, torn = read_stored(
+            self.puzzles, self.puzzles.read_bytes().splitlines(keepends=True))
+        if torn is not None:  # the row that needed it was never written
+            notes[-1] = notes[-1].replace("skipped", "cut off")
+            with self.puzzles.open("r+b") as handle:
+                handle.truncate(torn)
+        return notes
+
     def open(self, *, append: bool) -> None:
+        mode = "ab" if append else "wb"
         try:
-            self.handle = self.path.open("ab" if append else "wb", buffering=0)
+            self.handle = self.path.open(mode, buffering=0)
         except OSError as err:
-            raise self._failed(err) from None
+            raise self._failed(err, self.path) from None
+        try:
+            if append and self.stored is None:
+                self._load_stored()
+            self.records = self.puzzles.open(mode, buffering=0)
+        except OSError as err:
+            raise self._failed(err, self.puzzles) from None
+        if not append:
+            self.stored = Stored()
 
     def write(self, row: Row) -> None:
-        """Append one line; a disk that fills leaves at most a torn line, and a BenchError."""
-        data = memoryview((json.dumps(row.to_dict()) + "\n").encode())
+        """Append the records the row needs, then its line; a disk that fills leaves at most a
+        torn line, and a BenchError."""
+        records, data = self.stored.compact(row)
+        if records:
+            self._append(self.records, self.puzzles, "".join(json.dumps(r) + "\n"
+                                                             for r in records))
+            self.stored.keep(records)
+        self._append(self.handle, self.path, json.dumps(data) + "\n")
+
+    def _append(self, handle: Any, path: Path, text: str) -> None:
+        data = memoryview(text.encode())
         try:
             while data:
-                data = data[self.handle.write(data):]
+                data = data[handle.write(data):]
         except OSError as err:
-            raise self._failed(err) from None
+            raise self._failed(err, path) from None
 
-    def _failed(self, err: OSError) -> BenchError:
-        return BenchError(f"cannot write {self.path}: {err.strerror}; every run written before "
+    @staticmethod
+    def _failed(err: OSError, path: Path) -> BenchError:
+        return BenchError(f"cannot write {path}: {err.strerror}; every run written before "
                           f"is kept: make room, then run the same command with --resume")
 
     def close(self) -> None:
-        if self.handle is not None:
-            self.handle.close()
-            self.handle = None
+        for name in ("handle", "records"):
+            if getattr(self, name) is not None:
+                getattr(self, name).close()
+                setattr(self, name, None)
 
 
 SETTINGS = {"--limit": ("limit", ""), "--timeout": ("timeout", " s"),

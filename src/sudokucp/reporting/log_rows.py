@@ -13,6 +13,7 @@ from json.scanner import make_scanner
 from pathlib import Path
 from typing import Any
 
+from sudokucp.harness.puzzlelog import Stored, expand
 from sudokucp.harness.runlog import TornLine, line_note
 from sudokucp.result import FIELD_CHECKS, LARGEST, REQUIRED, STATUS_VALUES, Row, RowError, Status
 
@@ -42,12 +43,15 @@ WORDS = {"status": STATUS_VALUES, "limit_hit": {None, "cpu", "wall"},
 CHUNK = 10_000  # lines parsed at a time (their JSON objects are dropped once rows)
 
 
-def read_lines(path: Path, lines: Iterable[bytes]) -> tuple[list[Row], list[str]]:
+def read_lines(path: Path, lines: Iterable[bytes], stored: Stored | None = None
+               ) -> tuple[list[Row], list[str]]:
     """The rows of a results log's lines and a note per unreadable line (naming `path` and the
-    line), as sudokucp.harness.runlog.read_row reads each; the lines taken CHUNK at a time."""
+    line), as sudokucp.harness.runlog.read_row reads each, the grids and solutions they name
+    taken from `stored`; the lines taken CHUNK at a time."""
     rows: list[Row] = []
     notes: list[str] = []
     shared: dict[Any, Any] = {}
+    stored = stored or Stored()
     numbered = enumerate(lines, 1)
     while chunk := list(islice(numbered, CHUNK)):
         found: list[tuple[int, Any]] = []
@@ -55,7 +59,9 @@ def read_lines(path: Path, lines: Iterable[bytes]) -> tuple[list[Row], list[str]
             if not line.strip():
                 continue
             try:
-                found.append((number, decoded(line)))
+                found.append((number, expand(decoded(line), stored)))
+            except RowError as err:
+                notes.append(line_note(path, number, err))
             except (ValueError, RecursionError):
                 notes.append(line_note(path, number, TornLine("is not a result record")))
         quick = quick_rows([data for _, data in found], shared)

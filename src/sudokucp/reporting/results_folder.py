@@ -16,6 +16,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from sudokucp.check import explain, is_solution, solved_rows
+from sudokucp.harness.puzzlelog import PUZZLES, Stored, read_stored
 from sudokucp.harness.runcheck import Disagreement, cross_validate, enforce_time_limit, latest
 from sudokucp.harness.runlog import RESULTS
 from sudokucp.io.formats import parse_grid
@@ -39,16 +40,31 @@ class ResultsFolder:
 
 
 def read_rows(path: Path) -> tuple[list[Row], list[str]]:
-    """Every readable line of a results log (left as it is), and a note per unreadable line;
-    the file read a block at a time, never whole."""
+    """Every readable line of a results log (left as it is, as puzzles.jsonl beside it), and a
+    note per unreadable line; the file read a block at a time, never whole."""
+    stored, notes = read_puzzles(path.with_name(PUZZLES))
     try:
         with path.open("rb") as handle:
-            return read_lines(path, log_lines(handle))
+            rows, more = read_lines(path, log_lines(handle), stored)
+            return rows, notes + more
     except FileNotFoundError:
         raise FolderError(f"{path.parent}: no {path.name} there (is it a folder that "
                           f"`sudoku-cp bench --out` wrote?)") from None
     except OSError as err:
         raise FolderError(f"cannot read {path}: {err.strerror}") from None
+
+
+def read_puzzles(path: Path) -> tuple[Stored, list[str]]:
+    """The grids and solutions of a folder's puzzles.jsonl (none in a log from before it), and
+    a note per line that is no record."""
+    try:
+        with path.open("rb") as handle:
+            stored, notes, _ = read_stored(path, log_lines(handle))
+    except FileNotFoundError:
+        return Stored(), []
+    except OSError as err:
+        raise FolderError(f"cannot read {path}: {err.strerror}") from None
+    return stored, notes
 
 
 BLOCK = 1 << 24  # bytes of the log read at a time
