@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -18,13 +19,16 @@ from sudokucp.backends import BACKENDS, UnknownBackend, backend_class, canonical
 
 # The session's caches, set by the controlling process before xdist starts its workers (they
 # inherit the environment): the data sets' empty (tests that fetch give their own), removed at
-# the end; numba's the tests' own (.pytest_cache/d/sudokucp-numba), the jit kernels compiled
-# into it before any test, once per version of their sources (warm_jit), never the user's; no
-# 9x9 machine code built after a command (the tests of ahead.py build it in folders of theirs).
+# the end; numba's the tests' own (.pytest_cache/d/sudokucp-numba), never the user's, the jit
+# kernels compiled into it once per version of their sources (warm_jit), in two processes that
+# run beside the first tests: a test that uses the kernels waits for them (uses_jit); no 9x9
+# machine code built after a command (the tests of ahead.py build it in folders of theirs).
 SESSION_ENV = "SUDOKUCP_TEST_SESSION"
+WARM_ENV = "SUDOKUCP_TEST_WARM"  # the warm-up's folder and its processes' ids: folder|pid,pid
 
 
 def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "jit: uses the jit kernels (waits for their warm-up)")
     if os.environ.get(SESSION_ENV):
         return  # a worker of this session: set already
     folder = tempfile.mkdtemp(prefix="sudokucp-tests-")
@@ -35,45 +39,99 @@ def pytest_configure(config) -> None:
     os.environ["SUDOKUCP_JIT_AHEAD"] = "load"
     os.environ[SESSION_ENV] = folder
     config._sudokucp_session = folder
-    warm_jit(Path(numba))
+    config._sudokucp_warm = warm_jit(Path(numba), Path(folder))
 
 
 WARM = ("import sys\n"
+        "from pathlib import Path\n"
         "from sudokucp.backends.jit.kernels import compiled, entries\n"
-        "for kernel in sys.argv[1:]:\n"
+        "for kernel in sys.argv[2:]:\n"
         "    if kernel == 'isomorph':  # canon's minlex search, compiled before its clock runs\n"
         "        from sudokucp.isomorph import canonical\n"
         "        from sudokucp.puzzle import Puzzle, Shape\n"
         "        canonical(Puzzle.empty(Shape(2, 2)), timeout=60)\n"
         "        continue\n"
         "    for entry, version in entries(kernel):\n"
-        "        compiled(kernel, entry, version)\n")
+        "        compiled(kernel, entry, version)\n"
+        "Path(sys.argv[1]).write_text('')\n")
 # Two processes of about the same length (seconds of one core, cold): dfs 42 and groups 6;
 # bands 17, cdcl 18, scan 1 and canon's minlex search (isomorph) 11.
 HALVES = (["dfs", "groups"], ["bands", "cdcl", "scan", "isomorph"])
+WARM_WAIT = 600  # seconds a test waits for the warm-up at most (then it compiles what it needs)
 
 
-def warm_jit(folder: Path) -> None:
-    """Compile every jit kernel, and canon's search, into the tests' numba cache, in two
-    processes (HALVES), before any test's clock runs: a minute or two, once per version of the
-    jit kernels' sources (a stamp marks it done; older versions' folders are removed)."""
+def warm_jit(numba: Path, session: Path) -> list[subprocess.Popen]:
+    """Start compiling every jit kernel, and canon's search, into the tests' numba cache, in two
+    processes (HALVES) that run beside the tests, once per version of the jit kernels' sources
+    (finish_warm marks it done); their processes (none when the cache is warm)."""
     if importlib.util.find_spec("numba") is None:
+        return []
+    from sudokucp.backends.jit import ahead
+
+    if (ahead.kernel_folder(str(numba)) / "warm").exists():
+        return []
+    sys.stderr.write("compiling the jit kernels into the tests' cache, beside the first tests "
+                     "(once per version of their sources)…\n")
+    runs = [subprocess.Popen([sys.executable, "-c", WARM, str(session / f"warm-{i}"), *half],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            for i, half in enumerate(HALVES)]
+    os.environ[WARM_ENV] = f"{session}|{','.join(str(run.pid) for run in runs)}"
+    return runs
+
+
+def finish_warm(runs: list[subprocess.Popen]) -> None:
+    """Wait for the warm-up's processes; when both did their part, mark the cache warm and
+    remove older versions' folders, else say why."""
+    errors = [run.communicate()[1] for run in runs]
+    if not runs:
+        return
+    if any(run.returncode for run in runs):
+        sys.stderr.write("the jit warm-up failed (the tests compiled what they used):\n"
+                         + "".join(errors)[-2000:])
         return
     from sudokucp.backends.jit import ahead
 
-    stamp = ahead.kernel_folder(str(folder)) / "warm"
-    if stamp.exists():
-        return
-    sys.stderr.write("compiling the jit kernels into the tests' cache (once per version of "
-                     "their sources)…\n")
-    runs = [subprocess.Popen([sys.executable, "-c", WARM, *half], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, text=True) for half in HALVES]
-    errors = [run.communicate()[1] for run in runs]
-    if any(run.returncode for run in runs):
-        sys.stderr.write("".join(errors)[-2000:])  # the tests that compile will say more
-        return
-    stamp.write_text("")
-    ahead.prune(str(folder))
+    folder = os.environ["NUMBA_CACHE_DIR"]
+    (ahead.kernel_folder(folder) / "warm").write_text("")
+    ahead.prune(folder)
+
+
+def wait_for_warm() -> None:
+    """Return once each warm-up process has marked its part done or is gone (or WARM_WAIT)."""
+    folder, _, pids = os.environ.get(WARM_ENV, "").partition("|")
+    pending = [(Path(folder) / f"warm-{i}", int(pid))
+               for i, pid in enumerate(filter(None, pids.split(",")))]
+    deadline = time.monotonic() + WARM_WAIT
+    while time.monotonic() < deadline:
+        pending = [(mark, pid) for mark, pid in pending if not mark.exists() and alive(pid)]
+        if not pending:
+            return
+        time.sleep(0.2)
+
+
+def alive(pid: int) -> bool:
+    """Whether a process of this id still runs (a finished child not yet reaped counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def uses_jit(item) -> bool:
+    """A test of the jit kernels: in a jit test file, marked jit, or run on the jit backend."""
+    if item.get_closest_marker("jit") or "_jit" in item.path.name:
+        return True
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return "jit" in {backend_named(v) for v in params.values()}
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A test of the jit kernels waits for their warm-up first, outside its time limit."""
+    if uses_jit(item):
+        wait_for_warm()
+    yield
 
 
 SLOW_LIMIT = 600  # seconds: the backstop of a test marked slow, exempt from the 30 s limit
@@ -122,20 +180,24 @@ def backend_named(value: object) -> str | None:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """--backend's narrowing; the slow tests' backstop; the files holding one run first (each
-    file keeps its order), so that `-n 2 --dist loadfile` hands the long files out before the
-    short ones that even the two workers' loads at the end."""
+    """--backend's narrowing; the slow tests' backstop; the order of the files (each keeps its
+    own): those without a test of the jit kernels first, so that the kernels' warm-up runs
+    beside them, and in each part those holding a slow test first, so that `-n 2 --dist
+    loadfile` hands the long files out before the short ones that even the workers' loads."""
     narrow(config, items)
-    long_files = set()
+    long_files, jit_files = set(), set()
     for item in items:
         if item.get_closest_marker("slow"):
             long_files.add(item.path)
             if not item.get_closest_marker("timeout"):
                 item.add_marker(pytest.mark.timeout(SLOW_LIMIT))
-    items.sort(key=lambda item: item.path not in long_files)  # stable: the rest keep theirs
+        if uses_jit(item):
+            jit_files.add(item.path)
+    items.sort(key=lambda item: (item.path in jit_files, item.path not in long_files))
 
 
 def pytest_unconfigure(config) -> None:
+    finish_warm(getattr(config, "_sudokucp_warm", []))
     folder = getattr(config, "_sudokucp_session", None)
     if folder:
         shutil.rmtree(folder, ignore_errors=True)

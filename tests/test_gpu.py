@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.jit  # the CPU handover runs the jit kernels
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
 SHAPED = ["examples/4x4.txt", "examples/6x6.txt", "seeds/002-logic-9x9.txt"]

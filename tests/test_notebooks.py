@@ -151,6 +151,7 @@ def test_the_seeds_lesson_in_french_says_its_output_in_french(workspace):
 
 
 @pytest.mark.slow
+@pytest.mark.jit
 def test_comparing_every_backend_runs_top_to_bottom(workspace, named_set):
     notebook = run("2-comparing-backends.ipynb", workspace)
     assert errors_in(notebook) == []
