@@ -118,9 +118,14 @@ def alive(pid: int) -> bool:
         return False
 
 
+JIT_FILES = {"test_jit.py", "test_variants_jit.py"}  # the jit's own tests (not test_jit_ahead's,
+# which compile in caches of their own)
+
+
 def uses_jit(item) -> bool:
-    """A test of the jit kernels: in a jit test file, marked jit, or run on the jit backend."""
-    if item.get_closest_marker("jit") or "_jit" in item.path.name:
+    """A test that runs the jit kernels in the tests' cache: in a jit test file, marked jit (a
+    module's pytestmark too: crossval's workers, the gpu's CPU handover), or on the jit backend."""
+    if item.get_closest_marker("jit") or item.path.name in JIT_FILES:
         return True
     params = getattr(getattr(item, "callspec", None), "params", {})
     return "jit" in {backend_named(v) for v in params.values()}

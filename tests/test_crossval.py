@@ -15,8 +15,9 @@ from sudokucp.harness.runcheck import cross_validate
 from sudokucp.harness.runplan import Contender, Dataset, load_dataset, plan
 from sudokucp.result import Status
 
-# Every backend on the files it is sampled on: its module's runs take about 20 s of two cores.
-pytestmark = pytest.mark.slow
+# Every backend on the files it is sampled on: its module's runs take about 20 s of two cores;
+# jit's in the workers use the kernels the session warmed.
+pytestmark = [pytest.mark.slow, pytest.mark.jit]
 
 PER_FILE = 1  # the first puzzle of every file: every file and every backend, not every puzzle
 TIMEOUT = 1.0  # seconds per run: far above the milliseconds the fast backends take on these grids
