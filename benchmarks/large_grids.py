@@ -7,12 +7,15 @@ For each side, one generalized Sudoku (generators/balanced.py, random holes at -
 - every writer of io/formats.py writes it and the reader gives back the same grid;
 - every installed backend whose largest side admits it solves it through the harness (a worker
   per run, a wall limit, a memory cap, the answer judged), and those that do not are refused;
-- the results log's size per row, and whether any process of the run outlived it.
+- the results log's bytes per row (each grid and solution stored once, in puzzles.jsonl, beside
+  the same rows in the earlier format, that carried them on every row), each run's own peak
+  memory, and whether any process of the run outlived it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +28,8 @@ from common import Provenance, write_report  # noqa: E402
 from sudokucp.backends import available_backends, backend_class  # noqa: E402
 from sudokucp.generators.balanced import make_one  # noqa: E402
 from sudokucp.harness.bench import BenchConfig  # noqa: E402
+from sudokucp.harness.puzzlelog import PUZZLES  # noqa: E402
+from sudokucp.harness.runlog import RESULTS  # noqa: E402
 from sudokucp.io.formats import WRITERS, parse_many  # noqa: E402
 from sudokucp.machine.processes import children  # noqa: E402
 from sudokucp.puzzle import Puzzle, Shape  # noqa: E402
@@ -57,11 +62,13 @@ def sweep(side: int, args: argparse.Namespace, provenance: Provenance) -> tuple[
         config = BenchConfig(backends=takes, puzzles=[str(path)], out=Path(scratch) / "out",
                              timeout=args.timeout, memory_mb=args.memory, jobs=1, seed=0)
         outcome = bench_and_report(config)
-        log = (Path(scratch) / "out" / "results.jsonl").stat().st_size
+        log, stored = ((config.out / name).stat().st_size for name in (RESULTS, PUZZLES))
     provenance.add(outcome)
+    runs = max(len(outcome.rows), 1)
+    earlier = sum(len(json.dumps(row.to_dict())) + 1 for row in outcome.rows)  # the row whole
     facts = {"shape": shape, "holes": puzzle.cells.count(0), "writers": round_trips(puzzle),
-             "refused": refused, "row_kb": log / max(len(outcome.rows), 1) / 1024,
-             "left": sorted(children() - before)}
+             "refused": refused, "row_bytes": log / runs, "stored_kb": stored / 1024,
+             "earlier_bytes": earlier / runs, "left": sorted(children() - before)}
     return outcome.rows, facts
 
 
@@ -73,13 +80,17 @@ def table(side: int, rows: list, facts: dict) -> list[str]:
              f"{facts['holes']} holes", "",
              f"- writers whose text does not read back: {writers}",
              f"- refused by their declared largest side: {', '.join(facts['refused']) or 'none'}",
-             f"- results log: {facts['row_kb']:.1f} KB per row",
+             f"- results log: {facts['row_bytes']:,.0f} bytes per row in `{RESULTS}`, and "
+             f"{facts['stored_kb']:.1f} KB in all in `{PUZZLES}` (the grid and each distinct "
+             f"solution, once); the same rows carrying their grid and solutions, as before "
+             f"`{PUZZLES}`: {facts['earlier_bytes']:,.0f} bytes per row",
              f"- processes left after the run: {len(facts['left'])}", "",
              "| backend | status | judged | CPU s | wall s | peak RSS MB |",
              "|---|---|---|---|---|---|"]
     for row in sorted(rows, key=lambda r: (r.status.value, r.cpu or 0)):
         judged = {True: "yes", False: "WRONG", None: "-"}[row.verified]
         rss = sig(row.rss_mb) if row.rss_mb else "-"
+        rss += " (worker's)" if row.rss_mb and row.rss_scope != "run" else ""
         lines.append(f"| {row.backend} | {row.status.value} | {judged} | {sig(row.cpu or 0)} | "
                      f"{sig(row.wall)} | {rss} |")
     return lines + [""]
@@ -102,7 +113,11 @@ def main() -> int:
     text = "\n".join(["# Grids past 35x35", "", *provenance.lines(), "",
                       "One generated grid per side (random holes, seed 1), every backend that "
                       "takes the side, one run each in a worker with the wall limit and memory "
-                      "cap above; every claimed solution judged.", "", *sections])
+                      "cap above; every claimed solution judged. Peak RSS is each run's own: "
+                      "the worker resets the kernel's high-water mark (VmHWM) before each run "
+                      "and reads it after (a program the run started counts when its peak "
+                      "passed every earlier program's); \"(worker's)\" marks the worker's "
+                      "lifetime peak, where no reset was possible.", "", *sections])
     write_report(args.out, text)
     print(args.out)
     return 0
