@@ -584,8 +584,6 @@ def section_pair(against: Path | None, sets: dict[str, list[Puzzle]], grids25: l
     """This tree's jit against another tree's, in child processes taking turns (see (l))."""
     import json
 
-    from sudokucp.stats import paired
-
     title = "(l) Before and after: this tree's jit against another tree's"
     if against is None or not (against / "sudokucp").is_dir():
         return [f"## {title}", "", f"- not measured: --against names no source tree ({against})",
@@ -603,23 +601,32 @@ def section_pair(against: Path | None, sets: dict[str, list[Puzzle]], grids25: l
              "solve_array, limit 2, CPU seconds of the call, median (min-max), and the paired "
              "ratio after / before over the rounds (`sudokucp.stats.paired`); 25x25: first "
              "solution, each grid's search seconds the median of its rounds, paired over the "
-             "grids.", "", "| set | grids | before ms | after ms | after / before |",
-             "|---|---:|---:|---:|---|"]
+             "grids. after / before: the geometric mean of the paired ratios [95% bootstrap "
+             "interval], then the verdict.", "",
+             "| set | grids | before ms | after ms | after / before |", "|---|---:|---:|---:|---|"]
     for name, found in sets.items():
         before = [run[name] for run in runs[against]]
         after = [run[name] for run in runs[mine]]
         lines.append(f"| {name} | {len(found):,} | {spread_of([x * 1e3 for x in before], 1)} | "
                      f"{spread_of([x * 1e3 for x in after], 1)} | "
-                     f"{paired(before, after, a='before', b='after').verdict} |")
+                     f"{ratio_of(before, after)} |")
     if grids25:
         before = [statistics.median(g) for g in zip(*(run["25x25"] for run in runs[against]))]
         after = [statistics.median(g) for g in zip(*(run["25x25"] for run in runs[mine]))]
         lines.append(f"| gecode_25x25 (first {len(grids25)}) | {len(grids25)} | "
                      f"{spread_of([x * 1e3 for x in before], 1)} | "
                      f"{spread_of([x * 1e3 for x in after], 1)} | "
-                     f"{paired(before, after, a='before', b='after').verdict} |")
+                     f"{ratio_of(before, after)} |")
     return lines + ["", "- 25x25 columns: the median (min-max) over the grids of each grid's "
                     "median search seconds", ""]
+
+
+def ratio_of(before: list[float], after: list[float]) -> str:
+    """after / before, paired (`sudokucp.stats.paired`): the ratio, its interval, the verdict."""
+    from sudokucp.stats import paired
+
+    found = paired(before, after, a="before", b="after")
+    return f"{found.ratio:.3f} [{found.low:.3f}-{found.high:.3f}], {found.verdict}"
 
 
 BATCH_SETS = ("royle17", "forum_hardest_1905_11plus", "magictour_top1465", "top95",

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from sudokucp.backends.base import Backend, OptionError, SearchOutcome
 from sudokucp.backends.jit.jit import Jit
+from sudokucp.backends.jit.kernels import numpy_module as _np
 from sudokucp.backends.jit.kernels import refuse_values_out_of_range
 from sudokucp.puzzle import Puzzle, Shape
 
@@ -46,12 +47,6 @@ class GpuBatch:
     status: Any  # int32 (grids,): the first launch's ending
     handed: Any  # bool (grids,)
     seconds: dict[str, float] = field(default_factory=dict)
-
-
-def _np() -> Any:
-    import numpy
-
-    return numpy
 
 
 class Gpu(Backend):

@@ -208,30 +208,19 @@ class Jit(Batches, Backend):
             cell_positions(shape)
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
-        if not puzzle.rules.classic:
-            return self._search_groups(puzzle, limit, deadline)
         shape, keep = puzzle.shape, self._keep
-        key = (shape.box_rows, shape.box_cols, limit, keep)  # ints: a Shape hashes slowly
-        plan = self.plans.get(key)
-        if plan is None:
-            plan = self.plans[key] = self._plan(shape, limit, keep)
-        grid = as_grid(puzzle.cells)
+        if puzzle.rules.classic:
+            key = (shape.box_rows, shape.box_cols, limit, keep)  # ints: a Shape hashes slowly
+            plan = self.plans.get(key)
+            if plan is None:
+                plan = self.plans[key] = self._plan(shape, limit, keep)
+        else:  # a variant: the groups kernel on the tables of its layout, driven as dfs is
+            k, (handover, capacity) = groups_kernel(), buffer_size(limit, keep)
+            plan = _Plan("groups", k, shape, limit, handover, capacity,
+                         k.state(puzzle, limit, int(handover), capacity))
         solutions = Found(keep)
         search = self._dfs if plan.dfs else self._cdcl
-        status, timed_out, stats = search(plan, grid, solutions, deadline)
-        if timed_out:
-            stats[TIMED_OUT] = 1
-        return solutions, status == EXHAUSTED, stats
-
-    def _search_groups(self, puzzle: Puzzle, limit: int, deadline: float | None
-                       ) -> SearchOutcome:
-        """A variant: the groups kernel on the tables of its layout, driven as dfs is."""
-        k, keep = groups_kernel(), self._keep
-        handover, capacity = buffer_size(limit, keep)
-        plan = _Plan("groups", k, puzzle.shape, limit, handover, capacity,
-                     k.state(puzzle, limit, int(handover), capacity))
-        solutions = Found(keep)
-        status, timed_out, stats = self._dfs(plan, as_grid(puzzle.cells), solutions, deadline)
+        status, timed_out, stats = search(plan, as_grid(puzzle.cells), solutions, deadline)
         if timed_out:
             stats[TIMED_OUT] = 1
         return solutions, status == EXHAUSTED, stats
