@@ -85,14 +85,15 @@ def table(side: int, rows: list, facts: dict) -> list[str]:
              f"solution, once); the same rows carrying their grid and solutions, as before "
              f"`{PUZZLES}`: {facts['earlier_bytes']:,.0f} bytes per row",
              f"- processes left after the run: {len(facts['left'])}", "",
-             "| backend | status | judged | CPU s | wall s | peak RSS MB |",
-             "|---|---|---|---|---|---|"]
+             "| backend | status | judged | CPU s | wall s | peak RSS MB | RSS at its start MB |",
+             "|---|---|---|---|---|---|---|"]
     for row in sorted(rows, key=lambda r: (r.status.value, r.cpu or 0)):
         judged = {True: "yes", False: "WRONG", None: "-"}[row.verified]
         rss = sig(row.rss_mb) if row.rss_mb else "-"
         rss += " (worker's)" if row.rss_mb and row.rss_scope != "run" else ""
+        start = sig(row.rss_start_mb) if row.rss_start_mb else "-"
         lines.append(f"| {row.backend} | {row.status.value} | {judged} | {sig(row.cpu or 0)} | "
-                     f"{sig(row.wall)} | {rss} |")
+                     f"{sig(row.wall)} | {rss} | {start} |")
     return lines + [""]
 
 
@@ -115,9 +116,12 @@ def main() -> int:
                       "takes the side, one run each in a worker with the wall limit and memory "
                       "cap above; every claimed solution judged. Peak RSS is each run's own: "
                       "the worker resets the kernel's high-water mark (VmHWM) before each run "
-                      "and reads it after (a program the run started counts when its peak "
-                      "passed every earlier program's); \"(worker's)\" marks the worker's "
-                      "lifetime peak, where no reset was possible.", "", *sections])
+                      "and reads it after; \"(worker's)\" marks the worker's lifetime peak, "
+                      "where the run's own is not known (a program the run started whose peak "
+                      "stayed under an earlier program's: the kernel keeps one maximum for "
+                      "them all). The peak includes what the worker already held as the run "
+                      "began (one worker serves every backend in turn, each keeping its model "
+                      "of the shape): the last column.", "", *sections])
     write_report(args.out, text)
     print(args.out)
     return 0

@@ -158,13 +158,15 @@ def test_a_small_run_after_a_big_one_in_the_same_worker_reports_a_small_peak(fak
     assert {o.rss_scope for o in done.values()} == {"run"}
     assert big.rss_mb >= 400
     assert small.rss_mb < big.rss_mb - 300 and killed.rss_mb < big.rss_mb - 300
+    assert 0 < small.rss_start_mb <= small.rss_mb and killed.rss_start_mb is None
     row = verify(small)
-    assert (row.rss_mb, row.rss_scope) == (small.rss_mb, "run")
+    assert (row.rss_mb, row.rss_scope, row.rss_start_mb) == (small.rss_mb, "run",
+                                                             small.rss_start_mb)
 
 
 def test_without_a_reset_the_peak_is_the_workers_and_says_so(monkeypatch):
     lifetime = max(worker.lifetime_peaks()) / 1024
-    assert worker.run_peak(False, 0) == (lifetime, "worker")
+    assert worker.run_peak(False, worker.programs()) == (lifetime, "worker")
     monkeypatch.setattr(worker, "CLEAR_REFS", "/nonexistent/clear_refs")
     assert worker.reset_peak() is False
 
@@ -176,8 +178,10 @@ def test_a_reset_peak_forgets_what_came_before():
     del held
     before = worker.own_peak_kb() / 1024
     assert worker.reset_peak()
-    peak, scope = worker.run_peak(True, worker.lifetime_peaks()[1])
+    peak, scope = worker.run_peak(True, worker.programs())
     assert scope == "run" and peak < before - 150
+    hidden = (10**12, -1.0)  # a program ran in the run, under an earlier one's peak
+    assert worker.run_peak(True, hidden)[1] == "worker"
 
 
 @needs_proc

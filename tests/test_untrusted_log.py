@@ -98,6 +98,7 @@ WRONG = {  # field: values it must refuse
     "measure": st.one_of(st.none(), NOT_TEXT, st.just("cycles")),
     "limit_hit": st.one_of(NOT_TEXT, st.just("both")),
     "rss_scope": st.one_of(NOT_TEXT, st.just("process")),
+    "rss_start_mb": NOT_NUMBER,
     "versions": st.one_of(st.none(), NOT_TEXT.filter(lambda v: not isinstance(v, dict)),
                           st.just({"backend": 3}), st.just({"python": ["3"]})),
     "options": st.one_of(st.none(), NOT_TEXT.filter(lambda v: not isinstance(v, dict)),

@@ -128,6 +128,7 @@ class Row:
     measure: str = "wall"  # what `seconds` holds; logs from before CPU time held wall seconds
     rss_scope: str | None = None  # "run": the run's own peak; "worker": the worker's over its
     # life (no reset possible); None: a log from before the difference (the worker's)
+    rss_start_mb: float | None = None  # the worker's resident memory as the run began, MB
 
     @property
     def answered(self) -> bool:
@@ -230,7 +231,7 @@ FIELD_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {  # field: its tes
     "verified": (_or_none(_is_flag), "true, false or null"),
     "complete": (_is_flag, "true or false"),
     **dict.fromkeys(("seconds", "wall"), (is_amount, f"a number from 0 to {BOUND}")),
-    **dict.fromkeys(("cpu", "rss_mb", "timeout", "cpu_limit"),
+    **dict.fromkeys(("cpu", "rss_mb", "timeout", "cpu_limit", "rss_start_mb"),
                     (_or_none(is_amount), f"a number from 0 to {BOUND}, or null")),
     **dict.fromkeys(("repeat", "form", "count", "limit"),
                     (_is_count, f"a whole number from 0 to {BOUND}")),

@@ -50,8 +50,9 @@ class Task:
 class Outcome:
     """What became of a task: the result (status may be TIMEOUT, CRASH, MEMOUT), the wall time
     the parent measured from the start of the search, the peak resident memory (MB), for a run
-    killed at a limit which one ("cpu" or "wall"), and whose peak `rss_mb` is: the run's own
-    ("run") or the worker's over its life ("worker", where no reset was possible)."""
+    killed at a limit which one ("cpu" or "wall"), whose peak `rss_mb` is: the run's own
+    ("run") or the worker's over its life ("worker", where no reset was possible), and the
+    worker's resident memory when the run began (MB; None: unknown)."""
 
     task: Task
     result: Result
@@ -59,6 +60,7 @@ class Outcome:
     rss_mb: float | None = None
     limit_hit: str | None = None
     rss_scope: str = "worker"
+    rss_start_mb: float | None = None
 
 
 class Executor(Protocol):

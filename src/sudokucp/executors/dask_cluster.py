@@ -159,17 +159,17 @@ def unpack(packed: Packed) -> Puzzle:
 
 
 def run_chunk(puzzles: Sequence[Packed], kinds: Sequence[Kind], runs: Sequence[RunIndices]
-              ) -> list[tuple[int, Result, float, float | None, str | None, str]]:
+              ) -> list[tuple[int, Result, float, float | None, str | None, str, float | None]]:
     """On a Dask worker: the runs of a chunk through killable workers; (index, result, wall,
-    peak memory, limit hit, whose peak) of each."""
+    peak memory, limit hit, whose peak, memory at the start) of each."""
     executor = _worker_executor()
     try:
         for index, kind, puzzle in runs:
             spec, limit, limits, keep = kinds[kind]
             task = Task(str(index), spec, unpack(puzzles[puzzle]), limit, limits, {}, keep)
             executor.submit(task)
-        done = [(int(o.task.key), o.result, o.wall, o.rss_mb, o.limit_hit, o.rss_scope)
-                for o in executor.results()]
+        done = [(int(o.task.key), o.result, o.wall, o.rss_mb, o.limit_hit, o.rss_scope,
+                 o.rss_start_mb) for o in executor.results()]
     except BaseException:
         executor.close()
         _local.executor = None
@@ -343,10 +343,10 @@ class _Sweep:
             return
         self.owner.timed[0] += len(done)
         self.owner.timed[1] += sum(item[2] for item in done)  # searches, not start-ups
-        for index, result, wall, rss_mb, limit_hit, scope in done:
+        for index, result, wall, rss_mb, limit_hit, scope, start in done:
             if index not in self.done:
                 self.done.add(index)
-                yield Outcome(self.tasks[index], result, wall, rss_mb, limit_hit, scope)
+                yield Outcome(self.tasks[index], result, wall, rss_mb, limit_hit, scope, start)
 
     def _crashed(self, runs: list[RunIndices], err: BaseException) -> Iterator[Outcome]:
         """A chunk that took down every Dask worker it was given to: its runs are CRASH."""

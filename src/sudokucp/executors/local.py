@@ -229,13 +229,14 @@ class LocalExecutor(Executor):
             else:
                 scope = message.get("rss_scope", "worker")
                 worker.scoped = scope == "run"
-                outcome = self._finish(worker, from_json(message), message.get("rss_mb"), scope)
+                outcome = self._finish(worker, from_json(message), message.get("rss_mb"), scope,
+                                       message.get("rss_start_mb"))
                 worker.used = message.get("used", worker.used)
                 return outcome
         return None
 
-    def _finish(self, worker: Worker, result: Result, rss_mb: float | None,
-                scope: str) -> Outcome:
+    def _finish(self, worker: Worker, result: Result, rss_mb: float | None, scope: str,
+                start: float | None) -> Outcome:
         wall = time.monotonic() - (worker.started or time.monotonic())
         del self.busy[worker.fd]
         task, worker.task = worker.task, None
@@ -247,7 +248,7 @@ class LocalExecutor(Executor):
             worker.discard()
         else:
             self.idle.append(worker)
-        return Outcome(task, result, wall, rss_mb, rss_scope=scope)
+        return Outcome(task, result, wall, rss_mb, rss_scope=scope, rss_start_mb=start)
 
     def _expire(self, worker: Worker, now: float, limit: str) -> Outcome:
         """The run overstayed its `limit` ("wall" or "cpu"): kill the group and record a

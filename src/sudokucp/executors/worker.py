@@ -1,8 +1,9 @@
 """The worker: `python -m sudokucp.executors.worker [--memory MB] [--parent PID]` reads
 {"id", "announce", "task"} lines, answers {"id", "start"} (if announced) then {"id", "result"}.
 Replies carry `used`, the worker's CPU seconds so far (children included), and results carry
-`rss_mb`, the run's peak resident memory, and `rss_scope`: "run" where the kernel let the worker
-reset its peak before the run (Linux), "worker" where it is the worker's lifetime peak.
+`rss_mb`, the run's peak resident memory, `rss_scope`: "run" where the kernel let the worker
+reset its peak before the run (Linux), "worker" where it is the worker's lifetime peak, and
+`rss_start_mb`, its resident memory when the run began (what the worker held already).
 
 It stops at end of input and dies with its parent (the kernel's parent-death signal, on Linux);
 it is the subreaper of the programs its runs start (sudokucp.machine.processes).
@@ -93,15 +94,24 @@ def lifetime_peaks() -> tuple[int, int]:
     return own.ru_maxrss, children.ru_maxrss
 
 
-def run_peak(scoped: bool, children_before: int) -> tuple[float, str]:
-    """The run's peak resident memory (MB) and its scope: with `scoped` (reset_peak worked before
-    the run), this process's VmHWM and a child program's peak when it passed `children_before`
-    ("run"); otherwise the worker's lifetime peak ("worker")."""
-    own, children = lifetime_peaks()
+def programs() -> tuple[int, float]:
+    """The largest peak resident memory (kB) of the child programs waited for so far, and the
+    CPU seconds they took."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+
+
+def run_peak(scoped: bool, before: tuple[int, float]) -> tuple[float, str]:
+    """The run's peak resident memory (MB) and its scope. With `scoped` (reset_peak worked before
+    the run): this process's VmHWM, and a program's peak when it passed every earlier one's
+    (`before`: programs() then), "run". A program that ran without passing that peak hides its
+    own, as does a kernel without the reset: then the worker's lifetime peak, "worker"."""
+    own, (peak, cpu) = lifetime_peaks()[0], programs()
     now = own_peak_kb() if scoped else None
-    if now is None:
-        return max(own, children) / 1024, "worker"
-    return max(now, children if children > children_before else 0) / 1024, "run"
+    grew = peak > before[0]
+    if now is None or (cpu > before[1] and not grew):
+        return max(now or own, peak) / 1024, "worker"
+    return max(now, peak if grew else 0) / 1024, "run"
 
 
 def _backend_for(spec: str, backends: dict[str, Any]) -> Any:
@@ -128,12 +138,13 @@ def serve(requests: IO[bytes], replies: IO[bytes]) -> None:
             _reply(replies, {"id": ident, "start": time.monotonic(), "used": cpu_seconds()})
 
         task = from_json(message)
-        children = lifetime_peaks()[1]
-        scoped = reset_peak()
+        before = programs()
+        start = own_peak_kb() if reset_peak() else None  # the present size, once reset
         result = run_task(task, backends, announce if message["announce"] else None)
-        rss_mb, scope = run_peak(scoped, children)
+        rss_mb, scope = run_peak(start is not None, before)
         _reply(replies, {"id": ident, **to_json(result), "used": cpu_seconds(), "rss_mb": rss_mb,
-                         "rss_scope": scope})
+                         "rss_scope": scope,
+                         "rss_start_mb": None if start is None else start / 1024})
         processes.end_orphans(())  # whatever a backend's programs left (a worker has no child)
 
 

@@ -52,6 +52,7 @@ def verify(outcome: Outcome, measure: str = "cpu") -> Row:
         memory_mb=task.limits.memory_mb, cpu_limit=task.limits.cpu_limit,
         limit_hit=outcome.limit_hit, measure="wall",
         rss_scope=None if outcome.rss_mb is None else outcome.rss_scope,
+        rss_start_mb=outcome.rss_start_mb,
         versions={"backend": task.meta.get("version"), "python": platform.python_version()})
     return measured(row, measure)
 

@@ -26,7 +26,7 @@ TYPES: dict[str, frozenset[type]] = {  # field: the types its quick path takes (
     **dict.fromkeys(("name", "error", "limit_hit", "rss_scope"), TEXT | {NONE}),
     "verified": frozenset({bool, NONE}), "complete": frozenset({bool}),
     **dict.fromkeys(("seconds", "wall"), NUMBER),
-    **dict.fromkeys(("cpu", "rss_mb", "timeout", "cpu_limit"), NUMBER | {NONE}),
+    **dict.fromkeys(("cpu", "rss_mb", "timeout", "cpu_limit", "rss_start_mb"), NUMBER | {NONE}),
     **dict.fromkeys(("repeat", "form", "count", "limit"), frozenset({int})),
     "memory_mb": frozenset({int, NONE}), "measure": TEXT,
     **dict.fromkeys(("versions", "options", "stats"), frozenset({dict})),
@@ -35,7 +35,7 @@ TYPES: dict[str, frozenset[type]] = {  # field: the types its quick path takes (
 FIELDS = tuple(TYPES)
 ABSENT = (MISSING(),) * len(FIELDS)  # what data.get gives for each field that is absent
 AMOUNTS = ("seconds", "wall", "cpu", "rss_mb", "timeout", "cpu_limit", "repeat", "form", "count",
-           "limit", "memory_mb")  # numbers from 0 to LARGEST
+           "limit", "memory_mb", "rss_start_mb")  # numbers from 0 to LARGEST
 WORDS = {"status": STATUS_VALUES, "limit_hit": {None, "cpu", "wall"},
          "measure": {"cpu", "wall"}, "rss_scope": {None, "run", "worker"}}  # closed sets
 
