@@ -144,6 +144,25 @@ def test_sixteen_rows_of_sixteen_form_one_grid():
     assert len(entries) == 1 and entries[0].puzzle == puzzle
 
 
+def test_sixteen_four_by_four_puzzles_one_per_line_read_as_sixteen(tmp_path):
+    """`generate --shape 4x4 --count 16` writes 16 lines of 16 cells: read as one 16x16 grid a
+    digit repeats, read one per line none does, so they are sixteen 4x4 puzzles."""
+    done = subprocess.run([sys.executable, "-m", "sudokucp", "generate", "--shape", "4x4",
+                           "--count", "16", "--seed", "3"], capture_output=True, text=True,
+                          check=True)
+    puzzles = load_puzzles(done.stdout.splitlines())
+    assert len(puzzles) == 16 and {p.shape for p in puzzles} == {Shape(2, 2)}
+
+
+def test_a_sixteen_by_sixteen_grid_of_small_digits_stays_one_grid():
+    """Rows of a 16x16 grid whose givens are all 1 to 4 and repeat in no unit: one grid."""
+    puzzle = random_puzzle(Shape(4, 4), 5)
+    small = Puzzle(puzzle.shape, tuple(v if v <= 4 else 0 for v in puzzle.cells))
+    rows = [to_line(small.shape, small.cells)[i:i + 16] for i in range(0, 256, 16)]
+    entries = list(parse_many("\n".join(rows)))
+    assert len(entries) == 1 and entries[0].puzzle == small
+
+
 def test_missing_file_and_directory_raise(tmp_path):
     with pytest.raises(PuzzleError, match="cannot read"):
         read_puzzles(tmp_path / "absent.txt")

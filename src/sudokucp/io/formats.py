@@ -35,7 +35,7 @@ from sudokucp.io.lines import (  # MAX_LINE and UTF16_MARKS: for backends/jit/li
     Line,
     numbered_lines,
 )
-from sudokucp.io.plain import plain_puzzle
+from sudokucp.io.plain import plain_puzzle, repeats
 from sudokucp.io.records import Record, csv_header, split_record
 from sudokucp.io.tokens import (
     SIDES,
@@ -95,6 +95,17 @@ def _is_row(count: int) -> bool:
 
 def _record_count(line: Line) -> int:
     return count_cells(split_record(line.text).puzzle)
+
+
+def _lines_read_better(block: list[Line], count: int) -> bool:
+    """Whether `count` lines of `count` cells each are one puzzle per line rather than the rows of
+    one grid: read as a grid a digit repeats in a unit, read one by one none does."""
+    try:
+        rows = [[cell[0] for cell in cells_of(line.text, line.number)] for line in block]
+    except PuzzleError:
+        return False
+    grid, alone = [value for row in rows for value in row], Shape.for_cells(count)
+    return repeats(Shape.for_cells(len(grid)), grid) and not any(repeats(alone, r) for r in rows)
 
 
 class _Reader:
@@ -201,11 +212,14 @@ class _Reader:
 
     def _square_is_row(self, line: Line, count: int) -> bool:
         """16, 36 or 64 cells, a whole grid or a row: a row of a 16x16 (36x36, 64x64) grid when
-        one is above 4 (6, 8), or when 16 (36, 64) such lines make the block."""
+        one is above 4 (6, 8), or when 16 (36, 64) such lines make a block that reads as a grid
+        with no digit twice in a unit, or as well as the lines read one grid each."""
         tokens = layout_of(line.text).tokens(line.text)
         top = round(count**0.5)
-        return (any((value_of(token) or 0) > top for token, _ in tokens)
-                or len(self._peek_rows(count)) == count - 1)
+        if any((value_of(token) or 0) > top for token, _ in tokens):
+            return True
+        block = [line, *self._peek_rows(count)]
+        return len(block) == count and not _lines_read_better(block, count)
 
     def _grid(self, first: Line) -> Entry:
         """The rows of a grid: until a blank line, a whole one-line puzzle, or all its rows."""
