@@ -63,6 +63,12 @@ def spread_at(cand, table, row, count):
 
 
 @njit(cache=True, inline="always")
+def full_mask(n):
+    """The mask of n bits set: every bit of the int64 (-1) at n = 64, where 1 << n overflows."""
+    return -1 if n >= 64 else (1 << n) - 1
+
+
+@njit(cache=True, inline="always")
 def strike_masks(st, start, step, count, skip, bits):
     """`bits` struck from the masks st[start + i * step] but the skip-th; the masks changed, bit
     start + i * step each."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sudokucp.backends.jit.bits import popcount
+from sudokucp.backends.jit.bits import full_mask, popcount
 from sudokucp.backends.jit.driver import batch, copy_down, resume, write_masks
 from sudokucp.backends.jit.layout import (
     ALLDIFF,
@@ -86,7 +86,7 @@ def begin(grid, s):
     geo, scr, row = s.geo, s.scr, s.cand[0]
     n = geo[G_N]
     for c in range(geo[G_CELLS]):
-        row[c] = (1 << n) - 1
+        row[c] = full_mask(n)
     clear_hints(s.mate)
     scr[S_QLEN] = 0
     scr[S_SOLVED] = 0

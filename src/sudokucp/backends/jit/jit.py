@@ -90,6 +90,7 @@ PHASES = ("saved", "true", "target")  # cdcl_state's PHASE_* order
 STRONG_SIDE = 16  # propagation=auto: `full` from this side up, `locked` below
 MATCHING = LEVELS.index("alldiff")  # levels from this one up run the matching filter
 LEARN_SIDE = 25  # search=auto: clause learning from this side up
+LEARN_MAX_SIDE = 63  # and up to this one: its masks of n bits overflow at 64 (dfs takes 64)
 BAND_SIDES = (9,)  # the band-wise kernel's sides (search=auto: there, where it measures faster)
 CAPACITY = 1024  # solutions the buffer holds before the kernel hands them over
 
@@ -104,7 +105,7 @@ class Jit(Batches, Backend):
 
     name = "jit"
     compiles_ahead = True
-    max_side = 63  # candidates are int64 bitmasks, a bit per digit: a 64x64 grid overflows
+    max_side = 64  # candidates are int64 bitmasks, a bit per digit (bits.full_mask at 64)
     description = ("compiled (numba) bitmask search: singles to a fixpoint, smallest choice first "
                    "(band-wise masks at 9x9); clause learning for 25x25")
     extra = "jit"
@@ -174,11 +175,13 @@ class Jit(Batches, Backend):
 
     def kernel(self, shape: Shape) -> str:
         """The kernel that searches a shape: "cdcl", "bands" or "dfs" (auto: cdcl from
-        LEARN_SIDE up, bands at BAND_SIDES unless a dfs option is set, else dfs; bands: dfs
-        at the other sides)."""
+        LEARN_SIDE to LEARN_MAX_SIDE, bands at BAND_SIDES unless a dfs option is set, else dfs;
+        bands: dfs at the other sides; cdcl: dfs past LEARN_MAX_SIDE)."""
         name = self.options["search"]
+        if name == "cdcl" and shape.side > LEARN_MAX_SIDE:
+            return "dfs"
         if name == "auto":
-            if shape.side >= LEARN_SIDE:
+            if LEARN_SIDE <= shape.side <= LEARN_MAX_SIDE:
                 return "cdcl"
             dfs_options = self.options["propagation"] != "auto" or self.options["branch"] != "wdeg"
             return "bands" if shape.side in BAND_SIDES and not dfs_options else "dfs"

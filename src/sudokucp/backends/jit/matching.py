@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokucp.backends.jit.bits import low_index
+from sudokucp.backends.jit.bits import full_mask, low_index
 from sudokucp.backends.jit.layout import G_AD, G_DIRTY, G_N, S_FAIL
 from sudokucp.backends.jit.propagate import drain, strike
 
@@ -95,7 +95,7 @@ def gac(dom, pos, k, hint, out, work):
             j = low_index(row)
             row &= row - 1
             radj[j] |= 1 << i
-    everyone = (1 << k) - 1
+    everyone = full_mask(k)
     left = everyone
     changed = 0
     while left:

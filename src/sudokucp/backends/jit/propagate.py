@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sudokucp.backends.jit.bits import spread_at
+from sudokucp.backends.jit.bits import full_mask, spread_at
 from sudokucp.backends.jit.layout import (
     G_C,
     G_DIRTY,
@@ -102,7 +102,7 @@ def hidden(cand, units, peers, cunits, scr, geo, regs):
     """Place every digit with one place left in a unit changed since it was last looked at; -1 on
     a contradiction (a digit with no place), else the digits placed."""
     n = geo[G_N]
-    full = (1 << n) - 1
+    full = full_mask(n)
     fresh = geo[G_HIDDEN]
     changed = 0
     for u in range(3 * n):
