@@ -79,11 +79,18 @@ def warm_jit(numba: Path, session: Path) -> list[subprocess.Popen]:
     return runs
 
 
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """An interrupted session (Ctrl-C) stops the warm-up rather than waiting for it."""
+    if exitstatus == pytest.ExitCode.INTERRUPTED:
+        for run in getattr(session.config, "_sudokucp_warm", []):
+            run.kill()
+
+
 def finish_warm(runs: list[subprocess.Popen]) -> None:
     """Wait for the warm-up's processes; when both did their part, mark the cache warm and
-    remove older versions' folders, else say why."""
+    remove older versions' folders, else say why (nothing when they were stopped)."""
     errors = [run.communicate()[1] for run in runs]
-    if not runs:
+    if not runs or any(run.returncode < 0 for run in runs):
         return
     if any(run.returncode for run in runs):
         sys.stderr.write("the jit warm-up failed (the tests compiled what they used):\n"
