@@ -105,7 +105,7 @@ def cactus_figure(results: pd.DataFrame, timeout: float | None = None,
         limit = _cactus_axes(ax, dataset if len(sets) > 1 else "", timeout,
                              first=number % 3 == 0) or limit
         most = int(solved[mine].groupby(["backend", split[mine]]).size().max()) if mine.any() else 0
-        if most <= 10:  # a few puzzles: whole numbers on the x axis, half a step either side
+        if 0 < most <= 10:  # a few puzzles: whole numbers on the x axis, half a step either side
             ax.set_xlim(0.5, most + 0.5)
             ax.set_xticks(range(1, most + 1))
     fig.suptitle(_("Puzzles solved against search time"))
