@@ -1,0 +1,141 @@
+"""Quasigroup with holes: the Jacobson-Matthews chain, the holes, the puzzles and their solving."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudokucp.backends import get_backend
+from sudokucp.check import is_solution
+from sudokucp.generators.balanced import BalanceError, counts, hole_count
+from sudokucp.generators.latin import (
+    cube_of,
+    cyclic,
+    intercalates,
+    is_latin,
+    latin_square,
+    make_qwh,
+    proper_move,
+    row_rules,
+    square_of,
+    step,
+)
+from sudokucp.io.formats import read_puzzles
+from sudokucp.io.variants import to_text
+from sudokucp.puzzle import Puzzle, Shape
+from sudokucp.result import Status
+
+FIVE = ("jit", "pysat", "cpsat", "sat", "hybrid")
+
+
+def lines_of(cube: list[int], n: int) -> list[list[int]]:
+    """Every line of the cube: symbols of a cell, columns of a row's symbol, rows of a column's."""
+    at = [[[cube[(r * n + c) * n + s] for s in range(n)] for c in range(n)] for r in range(n)]
+    return ([at[r][c] for r in range(n) for c in range(n)]
+            + [[at[r][c][s] for c in range(n)] for r in range(n) for s in range(n)]
+            + [[at[r][c][s] for r in range(n)] for c in range(n) for s in range(n)])
+
+
+def test_cyclic_and_chain_squares_are_latin():
+    assert is_latin(cyclic(7), 7)
+    for n in (4, 5, 6, 9):
+        square = latin_square(n, random.Random(n), moves=n ** 3)
+        assert is_latin(square, n)
+        assert square != cyclic(n)
+    assert is_latin((1, 2, 2, 1), 2)
+    assert not is_latin((1, 2, 1, 2), 2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(3, 7), seed=st.integers(0, 10 ** 6), steps=st.integers(1, 60))
+def test_every_step_keeps_the_cube_a_latin_cube(n, seed, steps):
+    rng = random.Random(seed)
+    cube, improper = cube_of(latin_square(n, rng, moves=3), n), None
+    for _ in range(steps):
+        improper = step(cube, n, improper, rng)
+        assert all(sum(line) == 1 for line in lines_of(cube, n))
+        assert set(cube) <= {-1, 0, 1} and cube.count(-1) == (improper is not None)
+        if improper is None:
+            assert is_latin(square_of(cube, n), n)
+    while improper is not None:
+        improper = step(cube, n, improper, rng)
+    assert is_latin(square_of(cube, n), n)
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(3, 8), seed=st.integers(0, 10 ** 6))
+def test_a_proper_move_ends_on_a_latin_square(n, seed):
+    rng = random.Random(seed)
+    cube = cube_of(cyclic(n), n)
+    assert proper_move(cube, n, rng) >= 1
+    assert is_latin(square_of(cube, n), n)
+
+
+def test_intercalates_count_the_2x2_subsquares():
+    square = latin_square(6, random.Random(3), moves=100)
+    rows = [square[i * 6:(i + 1) * 6] for i in range(6)]
+    brute = sum(1 for a, b in combinations(range(6), 2) for c, d in combinations(range(6), 2)
+                if rows[a][c] == rows[b][d] and rows[a][d] == rows[b][c])
+    assert intercalates(square, 6) == brute
+    # cyclic, even N: rows i, i + N/2 and columns j, j + N/2; odd N: none
+    assert intercalates(cyclic(4), 4) == 4 and intercalates(cyclic(5), 5) == 0
+
+
+def test_seeds_reproduce_and_differ():
+    shape = Shape.parse("9x9")
+    one = make_qwh(shape, 0.4, "random", 7, 1)
+    assert one == make_qwh(shape, 0.4, "random", 7, 1)
+    assert one.puzzle.cells != make_qwh(shape, 0.4, "random", 8, 1).puzzle.cells
+    other_f = make_qwh(shape, 0.5, "singly", 7, 1)
+    assert other_f.solution == one.solution  # one square per seed and index, holes apart
+    assert make_qwh(shape, 0.4, "random", 7, 2).solution != one.solution
+
+
+@pytest.mark.parametrize("order", ["16x16", "30x30:5x6"])
+@pytest.mark.parametrize("fraction", [0.3, 0.42, 0.55])
+def test_hole_counts_and_singly_balance(order, fraction):
+    shape = Shape.parse(order)
+    n, total = shape.side, hole_count(shape, fraction)
+    for balance in ("random", "singly"):
+        made = make_qwh(shape, fraction, balance, 1, 0, moves=200)
+        assert made.holes == total == made.puzzle.cells.count(0)
+        assert is_latin(made.solution, n)
+        assert all(v in (0, s) for v, s in zip(made.puzzle.cells, made.solution))
+    per = counts(shape, make_qwh(shape, fraction, "singly", 1, 0, moves=200).puzzle.cells)
+    h = total // n
+    assert set(per["row"]) <= {h, h + 1} and set(per["column"]) <= {h, h + 1}
+
+
+def test_doubly_is_refused():
+    with pytest.raises(BalanceError, match="doubly balanced needs boxes"):
+        make_qwh(Shape.parse("9x9"), 0.4, "doubly", 0)
+
+
+def test_row_regions_leave_rows_and_columns_alone():
+    shape = Shape.parse("4x4")
+    square = cyclic(4)  # Latin, not a Sudoku: its first box holds 1 2 2 3
+    assert not is_solution(Puzzle(shape, (0,) * 16), square)
+    assert is_solution(Puzzle(shape, (0,) * 16, rules=row_rules(4)), square)
+    assert row_rules(4).kind == "jigsaw"
+
+
+def test_qwh_puzzles_read_back_from_their_variant_blocks(tmp_path):
+    made = [make_qwh(Shape.parse("16x16"), 0.42, b, 0, 0, moves=500).puzzle
+            for b in ("random", "singly")]
+    path = tmp_path / "qwh.txt"
+    path.write_text("\n".join(to_text(p) for p in made))
+    back = [entry.puzzle for entry in read_puzzles(path)]
+    assert [(p.cells, p.rules) for p in back] == [(p.cells, p.rules) for p in made]
+
+
+@pytest.mark.parametrize("backend", FIVE)
+def test_a_qwh_instance_of_order_16_is_solved_and_judged(backend):
+    puzzle = make_qwh(Shape.parse("16x16"), 0.42, "singly", 0).puzzle
+    result = get_backend(backend).solve(puzzle, limit=1, time_limit=20)
+    assert result.status is Status.SOLVED
+    assert is_solution(puzzle, result.solutions[0])
+    assert is_latin(result.solutions[0], 16)
