@@ -3,7 +3,7 @@
     python benchmarks/phase.py [--orders 9x9 16x16 25x25 30x30:5x6 36x36]
         [--fractions 0.40 0.45 ... 0.80] [--balances random singly doubly] [--count 3]
         [--backends jit pysat cpsat sat hybrid] [--repeat 1] [--cpu-limit 5] [--timeout 60]
-        [--seed 0] [--jobs 1] [--out reports/phase.md]
+        [--seed 0] [--jobs 1] [--qwh] [--mixing-samples 2] [--out reports/phase.md]
 
 Per order of --orders, per placement of --balances and per hole fraction F of --fractions,
 --count puzzles of sudokucp.generators.balanced (a random full grid, round(F*N*N) holes;
@@ -14,6 +14,10 @@ F: the median and p90 CPU over the puzzles, an unsolved puzzle counted at the li
 figure at the limit is a lower bound), and the share solved. The peak: the F of the highest
 median (ties: the highest p90). The growth with the order: each backend's peak height per side,
 doubly balanced, fitted as cost ~ side^b on log-log axes over the sides whose peak was solved.
+With --qwh, quasigroup with holes of the same orders beside them (benchmarks/phase_qwh.py:
+Latin-square completion, holes random or singly balanced at the same F, placements 'qwh-random'
+and 'qwh-singly' in every table), how far its Latin squares mix, and the two problems' peaks
+compared.
 """
 
 from __future__ import annotations
@@ -27,6 +31,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from common import ROOT, Provenance, measure, write_report
+from phase_qwh import (
+    MIXING,
+    comparison,
+    is_qwh,
+    mixing_table,
+    plot_beside,
+    qwh_files,
+    side_by_side,
+    where_table,
+)
 
 from sudokucp.generators.balanced import BALANCES, generate_balanced
 from sudokucp.puzzle import Shape
@@ -61,8 +75,13 @@ quoted from them):
   phenomenon" (studylib.net/doc/13685630). The figure of about 42% holes for the QWH peak is
   the one usually quoted; it was not found in the text that could be searched here, so it is
   not checked.
-- QWH itself (Latin-square completion, no boxes) is not measured here: the backends take
-  Sudoku kinds with boxes, and no box-free rule set is registered.
+- Jacobson and Matthews, *Generating uniformly distributed random Latin squares*, J. Combin.
+  Des. 4(6):405-437, 1996: the chain of proper and improper squares whose limit is uniform,
+  which makes this report's QWH squares (sudokucp.generators.latin).
+- QWH is measured here (with --qwh) as Latin-square completion: the same backends on a grid
+  whose jigsaw regions repeat its rows, so that only rows and columns constrain. Its peak in
+  this run is set beside the 42% above in the comparison's sentences; that figure itself
+  stays unchecked.
 """
 
 
@@ -84,6 +103,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=60.0, help="wall limit per run (s)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--qwh", action="store_true",
+                        help="quasigroup with holes of the same orders beside the Sudoku ones")
+    parser.add_argument("--mixing-samples", type=int, default=2,
+                        help="chains per order in the Latin squares' mixing table (--qwh)")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "phase.md")
     return parser.parse_args(argv)
 
@@ -97,6 +120,8 @@ def puzzle_files(order: str, args: argparse.Namespace, folder: Path) -> list[Pat
             path = folder / f"{shape.side}_{balance}_{fraction:.2f}.txt"
             path.write_text("".join(f"{b.puzzle.to_line()}\n" for b in made))
             files.append(path)
+    if args.qwh:
+        files += qwh_files(order, args.balances, args.fractions, args.count, args.seed, folder)
     return files
 
 
@@ -194,8 +219,9 @@ def style(index: int) -> dict[str, str]:
 
 def plot_sweep(table: pd.DataFrame, path: Path, limit: float) -> None:
     """Median CPU against F, a panel per order, a colour per backend, a line style per
-    placement; the limit drawn as a grey line."""
+    placement (generalized Sudoku's only); the limit drawn as a grey line."""
     plt = _pyplot()
+    table = table[~table["balance"].map(is_qwh)]
     sides = sorted(table["side"].unique())
     backends = list(dict.fromkeys(table["backend"]))
     fig, axes = plt.subplots(1, len(sides), figsize=(4.2 * len(sides), 3.8), squeeze=False)
@@ -265,12 +291,45 @@ def lesson(top: pd.DataFrame, limit: float) -> str:
     ratio = (at["doubly"] / at["random"]).sort_values(ascending=False)
     worst = at["doubly"].sort_values(ascending=False)
     family = FAMILIES.get(worst.index[0], worst.index[0])
+    overall = (wide["doubly"] / wide["random"]).groupby(level="backend").median()
+    most = overall.idxmax()
     return (f"{WHY}\n\nIn this run, at {side}x{side}: the doubly balanced peak over the random "
             f"one is {', '.join(f'{b} {r:.2g}x' for b, r in ratio.items())}; the highest "
             f"doubly balanced peak is {worst.index[0]}'s ({family}, "
             f"{seconds(worst.iloc[0], limit)}), the lowest {worst.index[-1]}'s "
-            f"({seconds(worst.iloc[-1], limit)}). A peak at the limit hides how much higher "
-            f"it would be.")
+            f"({seconds(worst.iloc[-1], limit)}). Over every side, the median of that ratio is "
+            f"{', '.join(f'{b} {r:.2g}x' for b, r in overall.sort_values().items())}: the "
+            f"peak that rises most with balance is {most}'s ({FAMILIES.get(most, most)}). "
+            f"{peak_place(top)} A peak at the limit hides how much higher it would be.")
+
+
+def peak_place(top: pd.DataFrame) -> str:
+    """Where the peak sits: the median peak F over backends and sides, per placement."""
+    where = top.groupby("balance")["fraction"].median()
+    return ("The peak sits (median over backends and sides of the F of the highest median) at "
+            + ", ".join(f"F = {f:.2f} for {'QWH ' + b[4:] if is_qwh(b) else b}"
+                        for b, f in where.items()) + ".")
+
+
+def qwh_sections(args: argparse.Namespace, table: pd.DataFrame, top: pd.DataFrame,
+                 folder: Path) -> list[str]:
+    """With --qwh: the two problems' peaks side by side, their plot, the squares' mixing."""
+    if not args.qwh:
+        return []
+    limit = args.cpu_limit
+    plot_beside(table, folder / "sudoku-vs-qwh.png", limit)
+    sides = sorted(int(s) for s in table["side"].unique())
+    return ["## Generalized Sudoku beside QWH of the same order", "",
+            "QWH: a random Latin square of the same order with holes at the same F, random or "
+            "singly balanced (doubly needs boxes), the same backends, limit and puzzles per "
+            "point. Per side and backend, each placement's peak: 'F: median CPU'.", "",
+            "![Sudoku (solid) and QWH (dotted)](phase/sudoku-vs-qwh.png)", "",
+            markdown_table(side_by_side(top, lambda v: seconds(v, limit))), "",
+            "Where each placement peaks, per side: the peak F over the backends, median "
+            "(lowest-highest).", "", markdown_table(where_table(top)), "",
+            comparison(top, limit), "",
+            MIXING.format(samples=args.mixing_samples,
+                          table=mixing_table(sides, args.mixing_samples))]
 
 
 def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame,
@@ -296,6 +355,7 @@ def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame
              "## Balance: the peak median, doubly over random", "",
              markdown_table(balance_ratio(top)), "", "## For a student", "",
              lesson(top, limit), "",
+             *qwh_sections(args, table, top, folder),
              "## How cost grows with the order (doubly balanced, at each backend's peak)", "",
              "![peak cost against the side](phase/growth.png)", "",
              markdown_table(growth(top, limit)), "",
@@ -320,8 +380,8 @@ def main(argv: list[str] | None = None) -> None:
     write_report(args.out, text)
     write_report(folder / "README.md", "\n".join([
         f"# Plots and runs of {args.out.name}", "", *provenance.lines()[:3], "",
-        "cost-vs-holes.png, growth.png and results.csv (one line per puzzle and backend) are "
-        f"made by the command above, with {args.out.name}."]))
+        "cost-vs-holes.png, growth.png, sudoku-vs-qwh.png (with --qwh) and results.csv (one "
+        f"line per puzzle and backend) are made by the command above, with {args.out.name}."]))
     log(f"wrote {args.out}")
 
 

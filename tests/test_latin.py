@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import sys
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -139,3 +141,24 @@ def test_a_qwh_instance_of_order_16_is_solved_and_judged(backend):
     assert result.status is Status.SOLVED
     assert is_solution(puzzle, result.solutions[0])
     assert is_latin(result.solutions[0], 16)
+
+
+def test_phase_writes_qwh_files_and_compares_made_up_peaks(tmp_path):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    phase_qwh = pytest.importorskip("phase_qwh")  # benchmarks/phase_qwh.py (pandas)
+    import pandas as pd
+
+    files = phase_qwh.qwh_files("9x9", ["random", "doubly", "singly"], [0.4], 2, 0, tmp_path)
+    assert [f.name for f in files] == ["9_qwh-random_0.40.txt", "9_qwh-singly_0.40.txt"]
+    read = [entry.puzzle for entry in read_puzzles(files[1])]
+    assert len(read) == 2 and all(p.rules == row_rules(9) and p.cells.count(0) == 32
+                                  for p in read)
+    top = pd.DataFrame({"backend": ["jit", "sat"] * 3, "side": [16] * 6,
+                        "balance": ["doubly"] * 2 + ["random"] * 2 + ["qwh-singly"] * 2,
+                        "fraction": [0.5, 0.5, 0.45, 0.45, 0.4, 0.5],
+                        "median": [0.4, 2.0, 0.1, 0.2, 0.1, 1.0]})
+    text = phase_qwh.comparison(top, limit=2.0)
+    assert "Sudoku doubly over QWH singly" in text and "higher in 2 of 2 pairs" in text
+    assert "1 of the 6 peaks reached the CPU limit" in text
+    where = phase_qwh.where_table(top).iloc[0]
+    assert where["QWH singly"] == "0.45 (0.40-0.50)" and where["Sudoku doubly"].startswith("0.50")
