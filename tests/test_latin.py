@@ -30,6 +30,7 @@ from sudokucp.io.formats import read_puzzles
 from sudokucp.io.variants import to_text
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Status
+from sudokucp.rules import Cage, Rules
 
 FIVE = ("jit", "pysat", "cpsat", "sat", "hybrid")
 
@@ -162,3 +163,21 @@ def test_phase_writes_qwh_files_and_compares_made_up_peaks(tmp_path):
     assert "1 of the 6 peaks reached the CPU limit" in text
     where = phase_qwh.where_table(top).iloc[0]
     assert where["QWH singly"] == "0.45 (0.40-0.50)" and where["Sudoku doubly"].startswith("0.50")
+
+
+@pytest.mark.parametrize("rules", [row_rules(9), Rules(cages=(Cage((0, 10, 20), 12),),
+                                                       diagonals=True)])
+def test_a_variants_kill_table_is_every_cells_other_digits_then_its_peers(rules):
+    import numpy as np
+
+    from sudokucp.encodings.cnf import padded_kills
+    from sudokucp.layout import layout
+
+    lay, n = layout(Shape.parse("9x9"), rules), 9
+    var = np.arange(1, n ** 3 + 1).reshape(n * n, n)
+    kills = padded_kills(lay, var)
+    for cell, peers in enumerate(lay.peers):
+        for d in range(n):
+            row = [var[cell, e] for e in range(n) if e != d] + [var[p, d] for p in peers]
+            assert kills[var[cell, d]].tolist() == row + [0] * (kills.shape[1] - len(row))
+    assert not kills[0].any()

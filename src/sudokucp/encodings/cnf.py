@@ -142,10 +142,10 @@ def padded_kills(lay: Layout, var: np.ndarray) -> np.ndarray:
     n = lay.side
     width = n - 1 + max(map(len, lay.peers))
     kills = np.zeros((n ** 3 + 1, width), dtype=var.dtype)
-    for cell, peers in enumerate(lay.peers):
-        for d in range(n):
-            row = [var[cell, e] for e in range(n) if e != d] + [var[p, d] for p in peers]
-            kills[var[cell, d], :len(row)] = row
+    other_digits = np.array([[e for e in range(n) if e != d] for d in range(n)])
+    for cell, peers in enumerate(lay.peers):  # row d: the cell's other digits, d in each peer
+        block = np.hstack([var[cell][other_digits], var[np.array(peers, dtype=int)].T])
+        kills[var[cell], :block.shape[1]] = block
     return kills
 
 
