@@ -334,8 +334,8 @@ def section_proofs(bench: Bench, puzzles: list[Puzzle], limit_s: float) -> list[
 
 DFS_OPTIONS = [("singles", "cell"), ("locked", "wdeg"), ("alldiff", "wdeg"), ("full", "cell"),
                ("full", "wdeg")]
-CDCL_OPTIONS = [{"phase": "saved", "restarts": "luby"}, {"phase": "saved"},
-                {"phase": "true"}, {"restarts": "luby"}, {"minimise": "local"},
+CDCL_OPTIONS = [{"phase": "saved", "restarts": "glucose"}, {"phase": "saved"},
+                {"phase": "true"}, {"restarts": "glucose"}, {"minimise": "local"},
                 {"minimise": "local", "phase": "true"}, {"probe": "true"}]
 
 

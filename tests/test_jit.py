@@ -305,7 +305,7 @@ def test_every_dfs_option_counts_alike(propagation, branch):
         assert (result.count, result.complete) == (1, True)
 
 
-@pytest.mark.parametrize("options", [{"restarts": "luby"}, {"phase": "saved"},
+@pytest.mark.parametrize("options", [{"restarts": "glucose"}, {"phase": "saved"},
                                      {"phase": "true"}, {"minimise": "local"}, {"probe": True}])
 def test_cdcl_options(options):
     backend = jit(search="cdcl", **options)
@@ -331,7 +331,7 @@ def test_options_are_checked_and_named():
         jit(propagation="magic")
     with pytest.raises(OptionError, match="no option"):
         jit(speed=11)
-    assert jit(search="cdcl", restarts="luby").label == "jit:restarts=luby:search=cdcl"
+    assert jit(search="cdcl", restarts="glucose").label == "jit:restarts=glucose:search=cdcl"
     assert jit().kernel(Shape(5, 5)) == "cdcl" and jit().kernel(Shape(4, 4)) == "dfs"
     assert jit().kernel(Shape(3, 3)) == "bands" and jit(branch="cell").kernel(NINE) == "dfs"
     assert jit(search="bands").kernel(Shape(4, 4)) == "dfs"  # bands: 9x9 alone, else dfs

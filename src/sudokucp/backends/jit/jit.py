@@ -19,8 +19,8 @@ takes 9x9 alone; `search=bands` leaves the other shapes to dfs.
 25x25) learns clauses from conflicts over the same singles: first-UIP clauses whose struck digits
 are replaced by the placements that struck them, then minimised (`minimise=recursive`, MiniSat's
 rule, or `local`); VSIDS decisions that follow the target assignment, the longest conflict-free
-trail so far (`phase=target`), the saved phase (`saved`) or place a digit (`true`); Glucose (or
-Luby) restarts; with `probe=true`, failed-literal probing at the root. It is what solves the
+trail so far (`phase=target`), the saved phase (`saved`) or place a digit (`true`); Luby (or
+Glucose) restarts; with `probe=true`, failed-literal probing at the root. It is what solves the
 25x25 minimal grids. Removed, where another path measured as well or better: a start-over with
 phase=true and local minimising after `fallback` conflicts (the target phases without it take
 fewer conflicts, reports/jit-notes.md); a dfs propagation before learning (`root`: on the first
@@ -111,7 +111,7 @@ class Jit(Batches, Backend):
     extra = "jit"
     module = "numba"
     package = "numba"
-    defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "glucose",
+    defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "luby",
                 "phase": "target", "minimise": "recursive", "probe": False}
     choices = {"search": ("auto", "dfs", "bands", "cdcl"), "propagation": ("auto", *LEVELS),
                "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": PHASES,
