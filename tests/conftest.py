@@ -39,7 +39,17 @@ def pytest_configure(config) -> None:
     os.environ["SUDOKUCP_JIT_AHEAD"] = "load"
     os.environ[SESSION_ENV] = folder
     config._sudokucp_session = folder
-    config._sudokucp_warm = warm_jit(Path(numba), Path(folder))
+    config._sudokucp_warm = []
+    if getattr(config.option, "numprocesses", None):  # xdist's workers inherit the environment
+        config._sudokucp_warm = warm_jit(Path(numba), Path(folder))  # before they collect
+
+
+def start_warm(config, items) -> None:
+    """One process (no xdist): the warm-up starts once collected, and only when a test uses
+    the kernels."""
+    folder = getattr(config, "_sudokucp_session", None)
+    if folder and not config._sudokucp_warm and any(map(uses_jit, items)):
+        config._sudokucp_warm = warm_jit(Path(os.environ["NUMBA_CACHE_DIR"]), Path(folder))
 
 
 WARM = ("import sys\n"
@@ -125,8 +135,9 @@ def alive(pid: int) -> bool:
         return False
 
 
-JIT_FILES = {"test_jit.py", "test_variants_jit.py"}  # the jit's own tests (not test_jit_ahead's,
-# which compile in caches of their own)
+# The jit's own tests (not test_jit_ahead's, which compile in caches of their own) and canon's,
+# whose minlex search the warm-up compiles too.
+JIT_FILES = {"test_jit.py", "test_variants_jit.py", "test_isomorph.py", "test_isomorph_bench.py"}
 
 
 def uses_jit(item) -> bool:
@@ -206,6 +217,7 @@ def pytest_collection_modifyitems(config, items) -> None:
         if uses_jit(item):
             jit_files.add(item.path)
     items.sort(key=lambda item: (item.path in jit_files, item.path not in long_files))
+    start_warm(config, items)
 
 
 def pytest_unconfigure(config) -> None:
