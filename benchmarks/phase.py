@@ -179,18 +179,28 @@ def order_table(table: pd.DataFrame, side: int, limit: float) -> str:
 
 
 def peaks(table: pd.DataFrame) -> pd.DataFrame:
-    """Per backend x side x balance: the F of the highest median (then p90), and its figures."""
-    ranked = table.sort_values(["median", "p90"], ascending=False, kind="stable")
-    return (ranked.groupby(["backend", "side", "balance"], as_index=False).head(1)
-            .sort_values(["side", "balance", "backend"], ignore_index=True))
+    """Per backend x side x balance: the F of the highest median (then p90), and its figures;
+    where several F tie (all at the CPU limit, most often), the middle one, the tied F listed
+    in 'tied' ('' when one F stands alone)."""
+    rows = []
+    for _, group in table.groupby(["backend", "side", "balance"]):
+        best = group[group["median"] == group["median"].max()]
+        best = best[best["p90"] == best["p90"].max()].sort_values("fraction")
+        row = best.iloc[(len(best) - 1) // 2].copy()
+        row["tied"] = " ".join(f"{f:.2f}" for f in best["fraction"]) if len(best) > 1 else ""
+        rows.append(row)
+    return pd.DataFrame(rows).sort_values(["side", "balance", "backend"], ignore_index=True)
 
 
-def peak_table(top: pd.DataFrame, limit: float) -> str:
-    """The peaks; '(edge)': the peak F is the first or last F tried (the peak may lie beyond)."""
-    edges = {top["fraction"].min(), top["fraction"].max()}
+def peak_table(top: pd.DataFrame, limit: float, tried: list[float]) -> str:
+    """The peaks; '(edge)': the peak F is the first or last F tried (the peak may lie beyond);
+    '(tied: ...)': the F whose figures tie at the top, the middle one shown."""
+    edges = {min(tried), max(tried)}
     shown = pd.DataFrame({
         "side": top["side"], "holes": top["balance"], "backend": top["backend"],
-        "peak F": [f"{f:.2f}" + (" (edge)" if f in edges else "") for f in top["fraction"]],
+        "peak F": [f"{f:.2f}" + (" (edge)" if f in edges else "")
+                   + (f" (tied: {tied})" if tied else "")
+                   for f, tied in zip(top["fraction"], top["tied"])],
         "median": [seconds(v, limit) for v in top["median"]],
         "p90": [seconds(v, limit) for v in top["p90"]],
         "solved": [f"{s}/{n}" for s, n in zip(top["solved"], top["puzzles"])]})
@@ -291,13 +301,16 @@ def lesson(top: pd.DataFrame, limit: float) -> str:
     ratio = (at["doubly"] / at["random"]).sort_values(ascending=False)
     worst = at["doubly"].sort_values(ascending=False)
     family = FAMILIES.get(worst.index[0], worst.index[0])
-    overall = (wide["doubly"] / wide["random"]).groupby(level="backend").median()
+    measured = wide[wide["random"] < limit * 0.999]  # a censored random peak: no ratio
+    overall = (measured["doubly"] / measured["random"]).groupby(level="backend").median()
     most = overall.idxmax()
     return (f"{WHY}\n\nIn this run, at {side}x{side}: the doubly balanced peak over the random "
             f"one is {', '.join(f'{b} {r:.2g}x' for b, r in ratio.items())}; the highest "
             f"doubly balanced peak is {worst.index[0]}'s ({family}, "
             f"{seconds(worst.iloc[0], limit)}), the lowest {worst.index[-1]}'s "
-            f"({seconds(worst.iloc[-1], limit)}). Over every side, the median of that ratio is "
+            f"({seconds(worst.iloc[-1], limit)}). Over the sides where the random peak is below "
+            f"the limit (a lower bound where the doubly one reached it), the median of that "
+            f"ratio is "
             f"{', '.join(f'{b} {r:.2g}x' for b, r in overall.sort_values().items())}: the "
             f"peak that rises most with balance is {most}'s ({FAMILIES.get(most, most)}). "
             f"{peak_place(top)} A peak at the limit hides how much higher it would be.")
@@ -330,7 +343,7 @@ def qwh_sections(args: argparse.Namespace, table: pd.DataFrame, top: pd.DataFram
             markdown_table(side_by_side(top, lambda v: seconds(v, limit))), "",
             "Where each placement peaks, per side: the peak F over the backends, median "
             "(lowest-highest).", "", markdown_table(where_table(top)), "",
-            comparison(top, limit), "",
+            comparison(top, limit, args.fractions), "",
             MIXING.format(samples=args.mixing_samples,
                           table=mixing_table(sides, args.mixing_samples))]
 
@@ -353,8 +366,9 @@ def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame
              " not checked unique. A cost at the limit is written ≥ and is a lower bound.", "",
              "![median CPU against F](phase/cost-vs-holes.png)", "",
              "## The peak per backend, order and placement", "",
-             "The F of the highest median CPU (ties: the highest p90), its median, p90 and share "
-             "solved.", "", peak_table(top, limit), "",
+             "The F of the highest median CPU (ties: the highest p90; F still tied, at the CPU "
+             "limit most often: the middle one, the tied F listed), its median, p90 and share "
+             "solved.", "", peak_table(top, limit, args.fractions), "",
              "## Balance: the peak median, doubly over random", "",
              markdown_table(balance_ratio(top)), "", "## For a student", "",
              lesson(top, limit), "",

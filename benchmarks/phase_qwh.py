@@ -142,7 +142,7 @@ def _ratio(wide: pd.DataFrame, top: str, bottom: str) -> pd.Series:
     return (wide[top] / wide[bottom]).dropna()
 
 
-def comparison(top: pd.DataFrame, limit: float) -> str:
+def comparison(top: pd.DataFrame, limit: float, tried: list[float]) -> str:
     """Sentences computed from the peaks: where each problem's peak sits, which is higher."""
     qwh = top[top["balance"].map(is_qwh)]
     sudoku = top[~top["balance"].map(is_qwh)]
@@ -157,7 +157,8 @@ def comparison(top: pd.DataFrame, limit: float) -> str:
     lines = [f"Where the peaks sit in this run (the median over backends and sides of the F "
              f"of each peak): {'; '.join(out)}; the QWH peak usually quoted is about "
              f"{QWH_QUOTED:.0%} holes (not checked here), and the F tried run from "
-             f"{top['fraction'].min():.2f} to {top['fraction'].max():.2f}."]
+             f"{min(tried):.2f} to {max(tried):.2f}; a peak whose F tie at the limit sits at the "
+             f"middle one."]
     for top_p, bottom_p in (("doubly", "qwh-singly"), ("random", "qwh-random"),
                             ("singly", "qwh-singly")):
         ratio = _ratio(wide, top_p, bottom_p)

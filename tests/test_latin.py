@@ -158,9 +158,9 @@ def test_phase_writes_qwh_files_and_compares_made_up_peaks(tmp_path):
                         "balance": ["doubly"] * 2 + ["random"] * 2 + ["qwh-singly"] * 2,
                         "fraction": [0.5, 0.5, 0.45, 0.45, 0.4, 0.5],
                         "median": [0.4, 2.0, 0.1, 0.2, 0.1, 1.0]})
-    text = phase_qwh.comparison(top, limit=2.0)
+    text = phase_qwh.comparison(top, 2.0, [0.3, 0.4, 0.5])
     assert "Sudoku doubly over QWH singly" in text and "higher in 2 of 2 pairs" in text
-    assert "1 of the 6 peaks reached the CPU limit" in text
+    assert "1 of the 6 peaks reached the CPU limit" in text and "from 0.30 to 0.50" in text
     where = phase_qwh.where_table(top).iloc[0]
     assert where["QWH singly"] == "0.45 (0.40-0.50)" and where["Sudoku doubly"].startswith("0.50")
 
@@ -181,3 +181,20 @@ def test_a_variants_kill_table_is_every_cells_other_digits_then_its_peers(rules)
             row = [var[cell, e] for e in range(n) if e != d] + [var[p, d] for p in peers]
             assert kills[var[cell, d]].tolist() == row + [0] * (kills.shape[1] - len(row))
     assert not kills[0].any()
+
+
+def test_phase_puts_a_peak_tied_at_the_limit_at_its_middle_f():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    phase = pytest.importorskip("phase")  # benchmarks/phase.py (pandas, the harness)
+    import pandas as pd
+
+    fractions = [0.3, 0.35, 0.4, 0.45, 0.5]
+    table = pd.DataFrame({"backend": "sat", "side": 36, "balance": "qwh-singly",
+                          "fraction": fractions, "median": [0.1, 2.0, 2.0, 2.0, 0.5],
+                          "p90": [0.1, 2.0, 2.0, 2.0, 0.6], "puzzles": 2,
+                          "solved": [2, 0, 0, 0, 2]})
+    top = phase.peaks(table)
+    assert top.loc[0, "fraction"] == 0.4 and top.loc[0, "tied"] == "0.35 0.40 0.45"
+    assert "0.40 (tied: 0.35 0.40 0.45)" in phase.peak_table(top, 2.0, fractions)
+    alone = phase.peaks(table.assign(median=[0.1, 0.2, 0.3, 0.2, 0.1]))
+    assert alone.loc[0, "fraction"] == 0.4 and alone.loc[0, "tied"] == ""
