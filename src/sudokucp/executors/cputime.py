@@ -26,20 +26,25 @@ def tree_cpu(pid: int) -> float:
 def tree_peak_kb(pid: int) -> int | None:
     """The largest peak resident memory (VmHWM, kB) of `pid` and its running descendants, each
     since its last reset; None when `pid` has no such line (gone, or not Linux)."""
-    own = _peak_kb(pid)
+    own = peak_kb(pid)
     if own is None:
         return None
     return max([own, *(tree_peak_kb(child) or 0 for child in _children(pid))])
 
 
-def _peak_kb(pid: int) -> int | None:
+def peak_kb(pid: int) -> int | None:
+    """The peak resident memory of `pid` since its last reset (VmHWM, kB); None when it has no
+    such line (gone, or not Linux)."""
     try:
         text = (PROC / str(pid) / "status").read_text()
     except OSError:
         return None
     for line in text.splitlines():
         if line.startswith("VmHWM:"):
-            return int(line.split()[1])
+            try:
+                return int(line.split()[1])
+            except (ValueError, IndexError):
+                return None
     return None
 
 

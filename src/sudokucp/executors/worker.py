@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 from sudokucp.clock import cpu_seconds
+from sudokucp.executors import cputime
 from sudokucp.executors.base import Task, from_json, to_json
 from sudokucp.machine import calibration, processes
 from sudokucp.puzzle import Puzzle, Shape
@@ -59,7 +60,6 @@ def _calibrate(task: Task, on_start: Callable[[], None] | None) -> Result:
     return Result(task.spec, task.puzzle.name, Status.UNKNOWN, seconds=point.wall, cpu=point.cpu)
 
 
-STATUS = "/proc/self/status"
 CLEAR_REFS = "/proc/self/clear_refs"
 
 
@@ -76,14 +76,7 @@ def reset_peak() -> bool:
 
 def own_peak_kb() -> int | None:
     """This process's peak resident memory since its last reset (VmHWM, kB), or None."""
-    try:
-        with open(STATUS) as handle:
-            for line in handle:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
+    return cputime.peak_kb(os.getpid())
 
 
 def lifetime_peaks() -> tuple[int, int]:
