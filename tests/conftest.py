@@ -151,8 +151,9 @@ def uses_jit(item) -> bool:
 
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_protocol(item, nextitem):
-    """A test of the jit kernels waits for their warm-up first, outside its time limit."""
-    if uses_jit(item):
+    """A test of the jit kernels (marked jit once collected) waits for their warm-up first,
+    outside its time limit."""
+    if item.get_closest_marker("jit"):
         wait_for_warm()
     yield
 
@@ -215,6 +216,7 @@ def pytest_collection_modifyitems(config, items) -> None:
             if not item.get_closest_marker("timeout"):
                 item.add_marker(pytest.mark.timeout(SLOW_LIMIT))
         if uses_jit(item):
+            item.add_marker(pytest.mark.jit)
             jit_files.add(item.path)
     items.sort(key=lambda item: (item.path in jit_files, item.path not in long_files))
     start_warm(config, items)
