@@ -133,6 +133,17 @@ def test_jit_solves_a_64x64_grid_with_its_masks_of_64_bits(name):
     assert result.solutions and all(is_solution(puzzle, s) for s in result.solutions)
 
 
+def test_jit_solves_a_64x64_variant_with_its_masks_of_64_bits():
+    """A Latin square of order 64 with holes (rows repeated as jigsaw regions): the groups
+    kernel, its cells' allowed masks all 64 bits; the answer judged."""
+    from sudokucp.generators.latin import make_qwh
+
+    puzzle = make_qwh(SIDE_64, 0.1, "random", 1, moves=200).puzzle
+    result = get_backend("jit").solve(puzzle, limit=2, time_limit=25)
+    assert result.status is Status.SOLVED, result.error
+    assert result.solutions and all(is_solution(puzzle, s) for s in result.solutions)
+
+
 SMALL = type("Small", (backend_class("mrv"),), {"name": "small", "max_side": 36})
 SMALLER = [backend_class(n) for n in INSTALLED if backend_class(n).max_side < 64] + [SMALL]
 

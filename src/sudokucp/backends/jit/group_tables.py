@@ -62,9 +62,10 @@ def tables(shape: Shape, rules: Rules) -> tuple[np.ndarray, ...]:
         csum[list(cells)] = q
     qtotal = np.array([total for _, total in lay.sums], np.int64)
     nfull = sum(1 for g in order if lay.is_full(g))
-    return (padded([lay.groups[g] for g in order]), padded(lay.peers), padded(cgroups),
-            np.array(lay.allowed, np.int64), padded([cells for cells, _ in lay.sums]), qtotal,
-            csum, *sum_table(shape.side), nfull)
+    allowed = np.array(lay.allowed, np.uint64).view(np.int64)  # 64 digits: the sign bit too
+    return (padded([lay.groups[g] for g in order]), padded(lay.peers), padded(cgroups), allowed,
+            padded([cells for cells, _ in lay.sums]), qtotal, csum, *sum_table(shape.side),
+            nfull)
 
 
 @cache

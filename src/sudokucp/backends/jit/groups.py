@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokucp.backends.jit.bits import low_index, popcount, spread_at
+from sudokucp.backends.jit.bits import full_mask, low_index, popcount, spread_at
 from sudokucp.backends.jit.driver import copy_down, resume, write_masks
 from sudokucp.backends.jit.group_tables import (
     G_CELLS,
@@ -110,7 +110,7 @@ def hidden(cand, gcells, cgroups, csum, scr, geo):
     """Place each digit with one place left in a changed full group; -1 on a contradiction (a
     digit with no place), else the digits placed."""
     n, gd = geo[G_N], geo[G_GDIRTY]
-    full = (1 << n) - 1
+    full = full_mask(n)
     placed = 0
     for g in range(geo[G_NFULL]):
         if not scr[gd + g]:
@@ -165,7 +165,7 @@ def cage_digits(cand, q, qcells, qtotal, combos, starts, geo):
             left -= low_index(m) + 1
     union &= ~used
     if count == 0:
-        return (1 << n) - 1 if left == 0 else 0
+        return full_mask(n) if left == 0 else 0
     if left < 1 or left >= stride:
         return 0
     ok = 0
