@@ -1,20 +1,26 @@
 """Bad input through the command line, as a user meets it: a clear message, a place, no traceback.
 
-Every case runs through `solve`, `check` and `rate` in a subprocess; the runs go in parallel once
-per module, then each (case, command) pair is its own test.
+Every case runs through `solve`, `check` and `rate` once per module, in this process through the
+command line's `main` (standard streams captured, an escaping exception kept as its traceback); then
+each (case, command) pair is its own test. A few cases also run as `python -m sudokucp`, the way a
+user starts it, and must end the same.
 """
 
 from __future__ import annotations
 
-import os
+import contextlib
+import io
 import random
+import re
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+from sudokucp.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 LINE = "8.9.....7...5.9....35.7.89..2.7.8.1.7.......2.6.1.547..97854230...9.67..5.......6"
@@ -125,22 +131,61 @@ def _write(name: str, folder: Path) -> Path:
     return path
 
 
-def _run(name: str, command: str, path: Path) -> subprocess.CompletedProcess:
+def _args(name: str, command: str, path: Path) -> list[str]:
     args = [command, *CASES[name].options, str(path)]
     if command == "rate":
         args.insert(1, "--no-guesses")
-    return subprocess.run([sys.executable, "-m", "sudokucp", *args], capture_output=True,
-                          text=True, errors="replace", timeout=120, cwd=ROOT)
+    return args
+
+
+def _run(name: str, command: str, path: Path) -> subprocess.CompletedProcess:
+    """One case through `main` in this process: its exit status and what it wrote."""
+    args, out, err = _args(name, command, path), io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(args)
+        except SystemExit as exit_:  # argparse's own errors
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        except Exception:  # noqa: BLE001 - kept as the traceback a user would see
+            err.write(traceback.format_exc())
+            code = 1
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def _spawn(name: str, command: str, path: Path) -> subprocess.CompletedProcess:
+    """One case as a user starts it: `python -m sudokucp` in its own process."""
+    return subprocess.run([sys.executable, "-m", "sudokucp", *_args(name, command, path)],
+                          capture_output=True, text=True, errors="replace", timeout=120, cwd=ROOT)
 
 
 @pytest.fixture(scope="module")
-def outcomes(tmp_path_factory) -> dict[tuple[str, str], subprocess.CompletedProcess]:
-    """Every case through every command, run in parallel once."""
-    paths = {name: _write(name, tmp_path_factory.mktemp("bad")) for name in CASES}
-    pairs = [(name, command) for name in CASES for command in COMMANDS]
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        runs = pool.map(lambda pair: _run(*pair, paths[pair[0]]), pairs)
-        return dict(zip(pairs, runs))
+def paths(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("bad")
+    return {name: _write(name, folder) for name in CASES}
+
+
+@pytest.fixture(scope="module")
+def outcomes(paths) -> dict[tuple[str, str], subprocess.CompletedProcess]:
+    """Every case through every command, once."""
+    return {(name, command): _run(name, command, paths[name])
+            for name in CASES for command in COMMANDS}
+
+
+SPAWNED = [("bad character, first line", "solve"), ("not UTF-8", "rate"),
+           ("duplicate givens", "check"), ("UTF-16", "solve")]
+
+
+@pytest.mark.parametrize(("name", "command"), SPAWNED)
+def test_a_real_process_ends_as_main_does(outcomes, paths, name, command):
+    spawned, inside = _spawn(name, command, paths[name]), outcomes[name, command]
+    assert "Traceback" not in spawned.stderr, spawned.stderr
+    assert (spawned.returncode, spawned.stderr) == (inside.returncode, inside.stderr)
+    assert untimed(spawned.stdout) == untimed(inside.stdout)
+
+
+def untimed(text: str) -> str:
+    """Output with its measured seconds blanked: the one part two runs may differ in."""
+    return re.sub(r"\d+\.\d+ s\b", "- s", text)
 
 
 def test_at_least_twenty_classes_of_bad_input():
