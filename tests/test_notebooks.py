@@ -129,9 +129,13 @@ def named_set(tmp_path, monkeypatch):
     assert datasets.cached(NAMED_SET) is None
 
 
+SEEDS_SMALLER = {"timeout=1,": "timeout=0.3,"}  # the lesson's code, its time-outs shorter
+
+
 @pytest.mark.slow
 def test_the_seeds_lesson_runs_top_to_bottom(workspace):
-    notebook = run("1-the-seeds-lesson.ipynb", workspace)
+    notebook = run("1-the-seeds-lesson.ipynb", workspace, SEEDS_SMALLER)
+    assert any("timeout=0.3," in cell.source for cell in notebook.cells)
     assert errors_in(notebook) == []
     assert 'class="sudokucp-comparison"' in outputs(notebook, "compare")
     assert "image/png" in str(next(c for c in notebook.cells if c.get("id") == "cactus").outputs)
@@ -142,7 +146,7 @@ def test_the_seeds_lesson_runs_top_to_bottom(workspace):
 
 @pytest.mark.slow
 def test_the_seeds_lesson_in_french_says_its_output_in_french(workspace):
-    notebook = run("1-the-seeds-lesson.fr.ipynb", workspace)
+    notebook = run("1-the-seeds-lesson.fr.ipynb", workspace, SEEDS_SMALLER)
     assert errors_in(notebook) == []
     assert re.search(r"singleton caché : dans (la ligne|la colonne|le bloc) \d+",
                      outputs(notebook, "explain"))
@@ -153,7 +157,9 @@ def test_the_seeds_lesson_in_french_says_its_output_in_french(workspace):
 @pytest.mark.slow
 @pytest.mark.jit
 def test_comparing_every_backend_runs_top_to_bottom(workspace, named_set):
-    notebook = run("2-comparing-backends.ipynb", workspace)
+    smaller = {"max_puzzles=3, timeout=1,": "max_puzzles=2, timeout=0.5,"}
+    notebook = run("2-comparing-backends.ipynb", workspace, smaller)
+    assert any("max_puzzles=2, timeout=0.5," in cell.source for cell in notebook.cells)
     assert errors_in(notebook) == []
     assert 'class="sudokucp-comparison"' in outputs(notebook, "compare")
     assert "virtual best" in outputs(notebook, "score-table")
@@ -175,8 +181,9 @@ def test_your_own_backend_runs_top_to_bottom(workspace):
 
 def test_the_hardness_peak_runs_top_to_bottom(workspace):
     """The small sweep: balanced holes counted, every run judged, the medians and the plot."""
-    smaller = {"COUNT = 2": "COUNT = 1", "LIMIT = 1.0": "LIMIT = 0.5"}  # the lesson's code, run
-    notebook = run("4-the-hardness-peak.ipynb", workspace, smaller)  # on half its runs
+    smaller = {"COUNT = 2": "COUNT = 1", "LIMIT = 1.0": "LIMIT = 0.5",  # the lesson's code,
+               "0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8": "0.4, 0.55, 0.8"}  # on a fifth of its runs
+    notebook = run("4-the-hardness-peak.ipynb", workspace, smaller)
     assert any("COUNT = 1" in cell.source for cell in notebook.cells)
     assert errors_in(notebook) == []
     assert "doubly {'row': (15, 15), 'column': (15, 15), 'box': (15, 15)}" in outputs(
