@@ -1,7 +1,7 @@
-"""Variants in the jit backend (its groups kernel): every kind against mrv and the judge, counts
-included (every solution of a 4x4, against the Latin squares), the published killers, the sum
-bounds used above the table's side, time-outs, solutions handed over, and batches that refuse
-variants."""
+"""Variants in the jit backend (its dfs kernel on a variant's groups): every kind against mrv
+and the judge, counts included (every solution of a 4x4, against the Latin squares), the
+published killers, the sum bounds used above the table's side, time-outs, solutions handed
+over, and batches that refuse variants."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from test_variants import (  # noqa: E402
 )
 
 from sudokucp.backends import get_backend  # noqa: E402
-from sudokucp.backends.jit.jit import groups_kernel  # noqa: E402
 from sudokucp.backends.jit.kernels import as_grid  # noqa: E402
 from sudokucp.check import is_solution  # noqa: E402
 from sudokucp.io.formats import read_puzzles  # noqa: E402
@@ -98,12 +97,10 @@ def test_the_published_killers_solve_and_are_unique(stem):
 
 
 def kernel_count(puzzle: Puzzle, table: bool) -> int:
-    """Every solution counted by the groups kernel itself, its sum table on or off."""
-    from sudokucp.backends.jit.group_tables import G_TABLE
-    from sudokucp.backends.jit.layout import EXHAUSTED, R_FOUND
+    """Every solution counted by the dfs kernel itself, its sum table on or off."""
+    from sudokucp.backends.jit.layout import EXHAUSTED, G_TABLE, R_FOUND
 
-    k = groups_kernel()
-    state = k.state(puzzle, 0, 0, 1)
+    k, state = get_backend("jit")._state(puzzle.shape, 0, 0, 1, rules=puzzle.rules)
     state.geo[G_TABLE] = table  # off: the bounds that serve above TABLE_SIDE
     assert k.run(as_grid(puzzle.cells), state, -1) == EXHAUSTED
     return int(state.regs[R_FOUND])
@@ -157,7 +154,9 @@ def test_the_kernel_is_built_before_the_clock_once_per_instance():
     puzzle = variant_puzzle(3, Shape(2, 2), {"killer"}, 0.3)
     first, second = jit.solve(puzzle), jit.solve(puzzle)
     assert "build_s" in first.stats and "build_s" not in second.stats
-    assert len(groups_kernel().run.signatures) == 1  # one compiled version for every variant
+    from sudokucp.backends.jit.kernels import module
+
+    assert len(module("dfs").run.signatures) <= 2  # the classic grids' versions: none of its own
 
 
 def test_solve_many_refuses_a_variant():

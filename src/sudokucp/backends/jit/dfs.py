@@ -33,6 +33,8 @@ from sudokucp.backends.jit.layout import (
     G_LEVEL,
     G_LIMIT,
     G_N,
+    G_SUMS,
+    G_UNITS,
     G_WEIGHT,
     LOCKED,
     S_FAIL,
@@ -40,22 +42,32 @@ from sudokucp.backends.jit.layout import (
     S_SOLVED,
     layout,
     state,
+    tables,
 )
 from sudokucp.backends.jit.matching import alldiff
-from sudokucp.backends.jit.propagate import assign, drain, hidden, locked
+from sudokucp.backends.jit.propagate import assign, drain, hidden, locked, strike
+from sudokucp.backends.jit.sums import sums
 
-__all__ = ["layout", "run", "run_many", "state"]
+__all__ = ["layout", "run", "run_many", "state", "tables"]
 
 
 @njit(cache=True, _nrt=False)
-def fixpoint(cand, units, peers, cunits, mate, scr, geo, regs):
-    """Propagate the queued placements at the chosen level until nothing changes (`mate` None:
-    no matching filter, whatever the level)."""
+def fixpoint(cand, mate, s):
+    """Propagate the queued placements at the chosen level until nothing changes (`mate`, an
+    argument so that numba prunes on its type: None, no matching filter whatever the level);
+    the cage sums first where there are some."""
+    units, peers, cunits, scr, geo, regs = s.units, s.peers, s.cunits, s.scr, s.geo, s.regs
     level = geo[G_LEVEL]
     cells = geo[G_CELLS]
     while True:
         if not drain(cand, peers, cunits, scr, geo, regs):
             return False
+        if geo[G_SUMS]:  # before the test of a full grid: the sums must hold in it too
+            out = sums(cand, s)
+            if out < 0:
+                return False
+            if out:
+                continue
         if scr[S_SOLVED] == cells:
             return True
         out = hidden(cand, units, peers, cunits, scr, geo, regs)
@@ -82,23 +94,25 @@ def fixpoint(cand, units, peers, cunits, mate, scr, geo, regs):
 
 @njit(cache=True, inline="always")
 def begin(grid, s):
-    """The givens loaded into depth 0 and propagated; the cells placed, -1 on a clash."""
+    """The allowed digits and the givens loaded into depth 0 and propagated; the cells placed, -1
+    on a clash."""
     geo, scr, row = s.geo, s.scr, s.cand[0]
-    n = geo[G_N]
+    full = full_mask(geo[G_N])
     for c in range(geo[G_CELLS]):
-        row[c] = full_mask(n)
+        row[c] = full
     clear_hints(s.mate)
     scr[S_QLEN] = 0
     scr[S_SOLVED] = 0
-    for u in range(3 * n):
+    for u in range(geo[G_UNITS] + geo[G_SUMS]):
         scr[geo[G_DIRTY] + u] = 1
         scr[geo[G_HIDDEN] + u] = 1
         scr[geo[G_WEIGHT] + u] = 1
     for c in range(geo[G_CELLS]):
         v = grid[c]
-        if v and not assign(row, c, 1 << (v - 1), s.cunits, scr, geo):
+        keep = s.allowed[c] & (1 << (v - 1) if v else full)
+        if not strike(row, c, full & ~keep, s.cunits, scr, geo):
             return -1
-    if not fixpoint(row, s.units, s.peers, s.cunits, s.mate, scr, geo, s.regs):
+    if not fixpoint(row, s.mate, s):
         return -1
     return scr[S_SOLVED]
 
@@ -125,7 +139,9 @@ def choose(s, d):
         if m & (m - 1):
             k = popcount(m)
             if wdeg:
-                wc = scr[w + cunits[c, 0]] + scr[w + cunits[c, 1]] + scr[w + cunits[c, 2]]
+                wc = 0
+                for f in range(cunits.shape[1]):
+                    wc += scr[w + cunits[c, f]]
                 if best < 0 or k * score_w < low * wc:
                     best, low, score_w = c, k, wc
             elif k < low:
@@ -140,15 +156,13 @@ def descend(s, d, alt):
     """Depth d copied to d + 1, the alternative `alt` of frames[d] placed and propagated; the
     cells placed, -1 when refuted (dom/wdeg: the failure blamed)."""
     cand, frames, scr, geo, cunits = s.cand, s.frames, s.scr, s.geo, s.cunits
-    n, cells = geo[G_N], geo[G_CELLS]
-    row = copy_down(cand, d, cells)
+    row = copy_down(cand, d, geo[G_CELLS])
     scr[S_QLEN] = 0
     scr[S_SOLVED] = frames[d, F_SOLVED]
-    for u in range(3 * n):
+    for u in range(geo[G_UNITS] + geo[G_SUMS]):
         scr[geo[G_DIRTY] + u] = 0
         scr[geo[G_HIDDEN] + u] = 0
-    if assign(row, frames[d, F_INDEX], alt, cunits, scr, geo) and fixpoint(
-            row, s.units, s.peers, cunits, s.mate, scr, geo, s.regs):
+    if assign(row, frames[d, F_INDEX], alt, cunits, scr, geo) and fixpoint(row, s.mate, s):
         return scr[S_SOLVED]
     if geo[G_BRANCH] == BRANCH_WDEG:
         blame(scr, geo, cunits)
@@ -157,14 +171,15 @@ def descend(s, d, alt):
 
 @njit(cache=True, _nrt=False)
 def blame(scr, geo, cunits):
-    """dom/wdeg: add one to the weight of the unit (or the cell's units) where a guess failed."""
+    """dom/wdeg: add one to the weight of the unit or cage sum (or the cell's) where a guess
+    failed."""
     w = geo[G_WEIGHT]
     f = scr[S_FAIL]
     if f >= 0:
         scr[w + f] += 1
     else:
         cell = -1 - f
-        for k in range(3):
+        for k in range(cunits.shape[1]):
             scr[w + cunits[cell, k]] += 1
 
 

@@ -1,4 +1,4 @@
-"""The resumable depth-first loop of the jit kernels (dfs, bands, groups), written once.
+"""The resumable depth-first loop of the jit kernels (dfs, bands), written once.
 
 A kernel's state is a NamedTuple of arrays with `frames`, `regs` and `sols` among them (their
 fields in layout.py); the kernel supplies its steps, passed to `resume` as compiled functions
@@ -135,7 +135,7 @@ def batch(run, grids, s, out, cells):
 @njit(cache=True, inline="always")
 def write_masks(s, d, row):
     """The write step of the kernels whose state holds a row of candidate masks per depth
-    (`cand`: dfs, groups): each cell's one digit."""
+    (`cand`: dfs): each cell's one digit."""
     cand = s.cand[d]
     for c in range(row.shape[0]):
         row[c] = low_index(cand[c]) + 1

@@ -1,6 +1,6 @@
 """Compiled searches (numba): candidate bitmasks and propagation to a fixpoint at every node.
 
-Three kernels, imported on first use. `dfs` (dfs.py over layout.py, propagate.py and
+Three kernels, imported on first use. `dfs` (dfs.py over layout.py, propagate.py, sums.py and
 matching.py) keeps a row of candidate masks per depth on an explicit stack; at every node it
 places naked and hidden singles to a fixpoint, then per `propagation`: pointing and claiming
 (`locked`, the default below 16x16), Regin's matching filter on every changed unit (`alldiff`:
@@ -39,9 +39,12 @@ one-line grids read and solved in compiled code: lines.py (`solve_lines`). Every
 function that allocates nothing is compiled without numba's reference counting (`_nrt=False`),
 which otherwise counts each array argument in and out of each call with atomic operations.
 
-A variant (sudokucp.rules) runs `groups` (groups.py) on every group of its layout: naked singles,
-hidden singles in the full groups, cage sums pruning their cells, the fewest candidates first;
-compiled (or loaded) when a variant is first solved, before the clock, its seconds in `build_s`.
+A variant (sudokucp.rules) runs dfs on the tables of its layout, as a classic grid does on its
+rows, columns and boxes (layout.tables): its full groups are the units (hidden singles, the
+matching filter), every group makes peers, cage sums prune their cells (sums.py); pointing and
+claiming need boxes, so a variant goes without them (locked: singles, full: alldiff). The dfs
+version of its level is compiled (or loaded) when a variant is first solved, before the clock,
+its seconds in `build_s`.
 solve_many takes classic grids only (the arrays of solve_array and solve_lines carry no rules).
 
 Stats: nodes = values placed, guesses = alternatives tried (dfs) or decisions (cdcl), backtracks =
@@ -65,7 +68,6 @@ from sudokucp.backends.jit.kernels import (
     STRONG,
     as_grid,
     cell_positions,
-    module,
     ready,
     tables,
 )
@@ -79,10 +81,11 @@ from sudokucp.backends.jit.layout import (
     R_PHASE,
     R_STORED,
 )
+from sudokucp.backends.jit.layout import tables as dfs_tables
 from sudokucp.backends.jit.runs import BUDGET_S, FIRST_BUDGET, _drive, _Plan  # noqa: F401
 from sudokucp.puzzle import Puzzle, Shape
 from sudokucp.result import Result
-from sudokucp.rules import CLASSIC_KIND, KINDS
+from sudokucp.rules import CLASSIC, CLASSIC_KIND, KINDS, Rules
 
 LEVELS = ("singles", "locked", "alldiff", "full")  # in the dfs kernel's order
 BRANCHES = ("cell", "wdeg")
@@ -118,9 +121,9 @@ class Jit(Batches, Backend):
                "minimise": ("recursive", "local")}
 
     stats_keys = ("nodes", "guesses", "backtracks")
-    kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant: the groups kernel
-    _variant = False  # the puzzle solve() was given is one (prepare compiles the groups kernel)
-    _groups_built = False  # this instance's prepare has readied the groups kernel
+    kinds = frozenset({CLASSIC_KIND, *KINDS})  # a variant: the dfs kernel on its groups
+    _variant = False  # the puzzle solve() was given is one (prepare readies dfs for it)
+    _variants_built: frozenset[int] = frozenset()  # the dfs versions readied for variants
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -133,15 +136,16 @@ class Jit(Batches, Backend):
         return super().solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
 
     def prepare(self, shape: Shape) -> float | None:
-        """Backend.prepare; for a variant, the groups kernel compiled (or loaded) instead, once
-        per instance whatever the shape."""
+        """Backend.prepare; for a variant, the dfs version of its level compiled (or loaded)
+        instead, once per instance and version whatever the shape."""
         if not self._variant:
             return super().prepare(shape)
-        if self._groups_built:
+        version = dfs_version(self.level(shape, classic=False))
+        if version in self._variants_built:
             return None
         start = time.perf_counter()
-        groups_kernel()
-        self._groups_built = True
+        ready("dfs", "run", version)
+        self._variants_built |= {version}
         return time.perf_counter() - start
 
     @classmethod
@@ -189,12 +193,15 @@ class Jit(Batches, Backend):
             return "dfs"
         return name
 
-    def level(self, shape: Shape) -> int:
-        """The dfs kernel's propagation level (auto: `full` from STRONG_SIDE up, else `locked`)."""
+    def level(self, shape: Shape, classic: bool = True) -> int:
+        """The dfs kernel's propagation level (auto: `full` from STRONG_SIDE up, else `locked`);
+        a variant's groups need hold no boxes, so it goes without pointing and claiming (locked:
+        singles, full: alldiff)."""
         name = self.options["propagation"]
         if name == "auto":
             name = "full" if shape.side >= STRONG_SIDE else "locked"
-        return LEVELS.index(name)
+        level = LEVELS.index(name)
+        return level if classic else level - level % 2
 
     def dfs_version_of(self, shape: Shape) -> int:
         """The dfs kernel's compiled version that searches a shape (see dfs_version)."""
@@ -205,8 +212,8 @@ class Jit(Batches, Backend):
         that one) and the tables it reads."""
         kernel = self.kernel(shape)
         ready(kernel, "run", self.dfs_version_of(shape) if kernel == "dfs" else 0)
-        if kernel != "bands":
-            tables(shape)
+        if kernel == "dfs":
+            dfs_tables(shape, CLASSIC)
         if kernel == "cdcl":
             cell_positions(shape)
 
@@ -217,10 +224,10 @@ class Jit(Batches, Backend):
             plan = self.plans.get(key)
             if plan is None:
                 plan = self.plans[key] = self._plan(shape, limit, keep)
-        else:  # a variant: the groups kernel on the tables of its layout, driven as dfs is
-            k, (handover, capacity) = groups_kernel(), buffer_size(limit, keep)
-            plan = _Plan("groups", k, shape, limit, handover, capacity,
-                         k.state(puzzle, limit, int(handover), capacity))
+        else:  # a variant: the dfs kernel on the tables of its layout
+            handover, capacity = buffer_size(limit, keep)
+            k, state = self._state(shape, limit, int(handover), capacity, rules=puzzle.rules)
+            plan = _Plan("dfs", k, shape, limit, handover, capacity, state)
         solutions = Found(keep)
         search = self._dfs if plan.dfs else self._cdcl
         status, timed_out, stats = search(plan, as_grid(puzzle.cells), solutions, deadline)
@@ -238,19 +245,24 @@ class Jit(Batches, Backend):
         k, state = self._state(shape, limit, int(handover), capacity)
         return _Plan(kernel, k, shape, limit, handover, capacity, state)
 
-    def _state(self, shape: Shape, limit: int, keep: int, capacity: int, entry: str = "run"
-               ) -> tuple[ModuleType, Any]:
+    def _state(self, shape: Shape, limit: int, keep: int, capacity: int, entry: str = "run",
+               rules: Rules = CLASSIC) -> tuple[ModuleType, Any]:
         """A depth-first kernel (dfs or bands) with `entry` compiled, and a fresh state of its
-        (tables, geo, buffers with a solution buffer of `capacity` grids)."""
-        if self.kernel(shape) == "bands":
+        (tables of the shape under `rules`, geo, buffers with a solution buffer of `capacity`
+        grids)."""
+        if rules.classic and self.kernel(shape) == "bands":
             k = ready("bands", entry)
             return k, k.state(k.layout(limit, keep), capacity)
-        k = ready("dfs", entry, self.dfs_version_of(shape))
-        return k, k.state(tables(shape), self.geo(shape, limit, keep), capacity)
+        level = self.level(shape, rules.classic)
+        k, found = ready("dfs", entry, dfs_version(level)), dfs_tables(shape, rules)
+        geo = k.layout(shape.side, shape.box_rows, shape.box_cols, level,
+                       BRANCHES.index(self.options["branch"]), limit, keep, len(found[0]),
+                       len(found[5]))
+        return k, k.state(found, geo, capacity)
 
     def _dfs(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
              ) -> tuple[int, bool, dict]:
-        """A depth-first kernel (dfs, bands, groups) on the plan's state."""
+        """A depth-first kernel (dfs, bands) on the plan's state."""
         k, state = plan.k, plan.state
         regs, sols = state.regs, state.sols
         regs[R_PHASE] = 0  # start afresh: the kernel resets the rest
@@ -300,12 +312,6 @@ class Jit(Batches, Backend):
                                    "restarts": int(regs[k.Q_RESTARTS]),
                                    "probed": int(regs[k.Q_PROBED])}
 
-    def geo(self, shape: Shape, limit: int, keep: int) -> Any:
-        """The dfs kernel's geo array for a shape, this instance's options and a limit."""
-        return module("dfs").layout(shape.side, shape.box_rows, shape.box_cols,
-                                    self.level(shape), BRANCHES.index(self.options["branch"]),
-                                    limit, keep)
-
 
 def buffer_size(limit: int, keep: int | None) -> tuple[bool, int]:
     """(handover, capacity) of a depth-first search's solution buffer: keep=None, every grid
@@ -314,9 +320,3 @@ def buffer_size(limit: int, keep: int | None) -> tuple[bool, int]:
     if keep is None:
         return True, min(limit, CAPACITY) if limit else CAPACITY
     return False, max(1, min(limit, keep) if limit else keep)
-
-
-def groups_kernel() -> ModuleType:
-    """groups.py (the variants' kernel) with its `run` compiled (or loaded from numba's cache)
-    once per process."""
-    return ready("groups")

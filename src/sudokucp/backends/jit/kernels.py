@@ -119,7 +119,7 @@ def numba_registries() -> None:
             del sys.modules["scipy.linalg"]
 
 
-KERNELS = ("dfs", "bands", "cdcl", "scan", "groups")  # the modules of compiled code
+KERNELS = ("dfs", "bands", "cdcl", "scan")  # the modules of compiled code
 
 
 def module(kernel: str) -> ModuleType:
@@ -132,8 +132,7 @@ def module(kernel: str) -> ModuleType:
 
 
 DFS_ENTRIES = ("run", "run_many")
-ENTRY_POINTS = {"bands": ("run", "run_many"), "cdcl": ("run",), "scan": ("scan",),
-                "groups": ("run",)}  # the other kernels' (one version each)
+ENTRY_POINTS = {"bands": ("run", "run_many"), "cdcl": ("run",), "scan": ("scan",)}  # one each
 LIGHT, STRONG = range(2)  # dfs's versions: no matching filter, the filter on the units
 VERSIONS = {("dfs", STRONG): " (strong)"}  # as warm_all names them
 
@@ -167,10 +166,10 @@ def compiled(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
 def _call_dfs(k: ModuleType, entry: str, version: int) -> None:
     """One call of a dfs entry point on an empty 4x4 grid, at a level of its version."""
     from sudokucp.backends.jit.layout import FULL, LOCKED
+    from sudokucp.rules import CLASSIC
 
-    shape = Shape(2, 2)
     geo = k.layout(4, 2, 2, (LOCKED, FULL)[version], 0, 1, 1)
-    _call_search(k, entry, k.state(tables(shape), geo, 1), 16)
+    _call_search(k, entry, k.state(k.tables(Shape(2, 2), CLASSIC), geo, 1), 16)
 
 
 def _call_search(k: ModuleType, entry: str, state: Any, cells: int) -> None:
@@ -204,13 +203,7 @@ def _call_bands(k: ModuleType, entry: str, version: int) -> None:
     _call_search(k, entry, k.state(k.layout(1, 1), 1), 81)
 
 
-def _call_groups(k: ModuleType, entry: str, version: int) -> None:
-    """One search of a 4x4 killer (the variants' kernel)."""
-    k.warm()
-
-
-CALLS = {"dfs": _call_dfs, "bands": _call_bands, "cdcl": _call_cdcl, "scan": _call_scan,
-         "groups": _call_groups}
+CALLS = {"dfs": _call_dfs, "bands": _call_bands, "cdcl": _call_cdcl, "scan": _call_scan}
 
 
 def warm(kernel: str) -> ModuleType:

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from sudokucp.backends.jit.bits import full_mask, low_index
-from sudokucp.backends.jit.layout import G_AD, G_DIRTY, G_N, S_FAIL
+from sudokucp.backends.jit.layout import G_AD, G_DIRTY, G_N, G_UNITS, S_FAIL
 from sudokucp.backends.jit.propagate import drain, strike
 
 
@@ -153,10 +153,9 @@ def match_unit(u, cand, units, cunits, mate, scr, geo):
 def alldiff(cand, units, peers, cunits, mate, scr, geo, regs):
     """The matching filter on every unit changed since its last run, each followed by the naked
     singles it made (the filter needs placed digits struck); -1 on a contradiction."""
-    n = geo[G_N]
     d = geo[G_DIRTY]
     changed = 0
-    for u in range(3 * n):
+    for u in range(geo[G_UNITS]):
         if scr[d + u]:
             out = match_unit(u, cand, units, cunits, mate, scr, geo)
             if out < 0:

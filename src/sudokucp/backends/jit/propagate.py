@@ -13,6 +13,7 @@ from sudokucp.backends.jit.layout import (
     G_HSEG,
     G_N,
     G_R,
+    G_UNITS,
     G_VSEG,
     R_NODES,
     S_FAIL,
@@ -25,10 +26,11 @@ from sudokucp.backends.jit.layout import (
 
 @njit(cache=True, inline="always")
 def mark(cell, cunits, scr, geo):
-    """Flag the three units of `cell` as changed, for the hidden singles and the matching filter."""
+    """Flag the units and cage sum of `cell` as changed, for the hidden singles, the matching
+    filter and the sums."""
     d = geo[G_DIRTY]
     h = geo[G_HIDDEN]
-    for k in range(3):
+    for k in range(cunits.shape[1]):
         scr[d + cunits[cell, k]] = 1
         scr[h + cunits[cell, k]] = 1
 
@@ -85,7 +87,7 @@ def drain(cand, peers, cunits, scr, geo, regs):
             if not m & (m - 1):
                 scr[S_QUEUE + qlen] = p
                 qlen += 1
-            for k in range(3):
+            for k in range(cunits.shape[1]):
                 u = cunits[p, k]
                 scr[dirty + u] = 1
                 scr[fresh + u] = 1
@@ -105,7 +107,7 @@ def hidden(cand, units, peers, cunits, scr, geo, regs):
     full = full_mask(n)
     fresh = geo[G_HIDDEN]
     changed = 0
-    for u in range(3 * n):
+    for u in range(geo[G_UNITS]):
         if not scr[fresh + u]:
             continue
         scr[fresh + u] = 0

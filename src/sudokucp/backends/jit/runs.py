@@ -24,7 +24,7 @@ BUDGET_S = 0.005  # aim of each later budget, in seconds
 @dataclass(frozen=True)
 class _Plan:
     """The searches of one shape, limit and keep: kernel, module, buffer size, and for the
-    depth-first kernels (dfs, bands, groups) their state, reused from search to search."""
+    depth-first kernels (dfs, bands) their state, reused from search to search."""
 
     kernel: str
     k: ModuleType
