@@ -54,14 +54,18 @@ __all__ = ["layout", "run", "run_many", "state", "tables"]
 @njit(cache=True, _nrt=False)
 def fixpoint(cand, mate, s):
     """Propagate the queued placements at the chosen level until nothing changes (`mate`, an
-    argument so that numba prunes on its type: None, no matching filter whatever the level);
-    the cage sums first where there are some."""
+    argument so that numba prunes on its type: None, no matching filter whatever the level); a
+    variant's units past its rows, columns and boxes and its cage sums are looked at on every
+    pass (cells flag only their first three units: propagate.mark)."""
     units, peers, cunits, scr, geo, regs = s.units, s.peers, s.cunits, s.scr, s.geo, s.regs
     level = geo[G_LEVEL]
     cells = geo[G_CELLS]
     while True:
         if not drain(cand, peers, cunits, scr, geo, regs):
             return False
+        for u in range(3 * geo[G_N], geo[G_UNITS]):
+            scr[geo[G_DIRTY] + u] = 1
+            scr[geo[G_HIDDEN] + u] = 1
         if geo[G_SUMS]:  # before the test of a full grid: the sums must hold in it too
             out = sums(cand, s)
             if out < 0:
@@ -139,9 +143,7 @@ def choose(s, d):
         if m & (m - 1):
             k = popcount(m)
             if wdeg:
-                wc = 0
-                for f in range(cunits.shape[1]):
-                    wc += scr[w + cunits[c, f]]
+                wc = scr[w + cunits[c, 0]] + scr[w + cunits[c, 1]] + scr[w + cunits[c, 2]]
                 if best < 0 or k * score_w < low * wc:
                     best, low, score_w = c, k, wc
             elif k < low:
@@ -179,7 +181,7 @@ def blame(scr, geo, cunits):
         scr[w + f] += 1
     else:
         cell = -1 - f
-        for k in range(cunits.shape[1]):
+        for k in range(3):
             scr[w + cunits[cell, k]] += 1
 
 

@@ -3,12 +3,12 @@ geo array of a shape under its rules, the kernels' states as NamedTuples of arra
 answers (no numba here, and numpy imported when an array is made: the backend's Python side reads
 these names).
 
-Glossary: n = side, cand = one row of candidate masks (bit d-1 for digit d) and one more, a cell
-that stays empty (the padding of `peers`), a cell is placed once its mask has one bit (it is then
-queued exactly once and struck from its peers), u = unit, a full group (N cells: rows, columns,
-boxes or regions, then a variant's full extras; sudokucp.layout), flag = a unit's or a cage sum's
-(after the units, geo[G_UNITS] of them), changed since last looked at; geo = shape and options in
-one array (fields G_*), regs = the search's registers (R_*), scr = scratch (S_*, offsets in geo).
+Glossary: n = side, cand = one row of candidate masks (bit d-1 for digit d; for a variant one
+more, a cell that stays empty: the padding of `peers`), a cell is placed once its mask has one
+bit (it is then queued exactly once and struck from its peers), u = unit, a full group (N cells:
+rows, columns, boxes or regions, then a variant's full extras; sudokucp.layout), geo = shape and
+options in one array (fields G_*), regs = the search's registers (R_*), scr = scratch (S_*,
+offsets in geo).
 A cage sum is a row of `qcells` padded with -1, its total in `qtotal`; `combos` = every digit
 mask ordered by (size, sum), those of size m and sum t from `starts[m * stride + t]` to the next
 start (stride = N(N+1)/2 + 1), up to TABLE_SIDE.
@@ -42,7 +42,8 @@ EXHAUSTED, BUDGET, LIMIT, FULL_BUFFER = range(4)
 def layout(n: int, r: int, c: int, level: int, branch: int, limit: int, keep: int,
            units: int = 0, sums: int = 0) -> Any:
     """The geo array of a shape, options and counts (units: 3N unless given), with the scratch
-    offsets; each flag row has one more, the padding's, that nothing reads."""
+    offsets: each row of flags or weights has one per unit and cage sum, and one for failures
+    nothing is blamed for."""
     import numpy as np
 
     cells = n * n
@@ -71,24 +72,19 @@ def padded(rows: Sequence[Sequence[int]], pad: int = -1) -> Any:
 
 @lru_cache(maxsize=64)
 def tables(shape: Any, rules: Any) -> tuple[Any, ...]:
-    """units, peers (padded with the empty cell), cunits (each cell's flags, padded with the
-    padding's), allowed, qcells, qtotal, combos and starts: what the kernel reads of a shape
-    under its rules (sudokucp.layout)."""
+    """units, peers (padded with the empty cell), cunits (each cell's row, column and box or
+    region), allowed, qcells, qtotal, combos and starts: what the kernel reads of a shape under
+    its rules (sudokucp.layout)."""
     import numpy as np
 
     from sudokucp.layout import layout as groups_of
 
     lay = groups_of(shape, rules)
     full = [g for g in range(len(lay.groups)) if lay.is_full(g)]
-    at = {g: u for u, g in enumerate(full)}
-    units, sums = len(full), len(lay.sums)
-    flags = [[at[g] for g in groups if g in at] for groups in lay.cell_groups]
-    for q, (cells, _) in enumerate(lay.sums):
-        for cell in cells:
-            flags[cell].append(units + q)
     allowed = np.array(lay.allowed, np.uint64).view(np.int64)  # 64 digits: the sign bit too
     return (np.array([lay.groups[g] for g in full], np.int64), padded(lay.peers, shape.cells),
-            padded(flags, units + sums), allowed, padded([cells for cells, _ in lay.sums]),
+            np.array([groups[:3] for groups in lay.cell_groups], np.int64), allowed,
+            padded([cells for cells, _ in lay.sums]),
             np.array([total for _, total in lay.sums], np.int64), *sum_table(shape.side))
 
 
@@ -116,7 +112,7 @@ class Dfs(NamedTuple):
 
     units: Any  # units x N cells of each unit
     peers: Any  # cells x peers
-    cunits: Any  # cells x flags of each cell (its units, its cage sum)
+    cunits: Any  # cells x 3: the row, column and box (or region) of each cell
     allowed: Any  # each cell's digits before the givens
     qcells: Any  # the cage sums' cells
     qtotal: Any
@@ -155,6 +151,7 @@ def state(tables: tuple[Any, ...], geo: Any, capacity: int) -> Dfs:
 
     n, cells, level = int(geo[G_N]), int(geo[G_CELLS]), geo[G_LEVEL]
     mate = None if level < ALLDIFF else np.full((int(geo[G_UNITS]), n), -1, np.int64)
-    return Dfs(*tables, geo, np.zeros((cells + 2, cells + 1), np.int64),
+    width = max(cells, int(tables[1].max()) + 1)  # the padding's empty cell: a variant's alone
+    return Dfs(*tables, geo, np.zeros((cells + 2, width), np.int64),
                np.zeros((cells + 2, FRAME_LEN), np.int64), np.zeros(REGS_LEN, np.int64),
                np.zeros((capacity, cells), np.uint8), mate, np.zeros(int(geo[G_SIZE]), np.int64))

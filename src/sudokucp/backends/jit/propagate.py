@@ -26,11 +26,11 @@ from sudokucp.backends.jit.layout import (
 
 @njit(cache=True, inline="always")
 def mark(cell, cunits, scr, geo):
-    """Flag the units and cage sum of `cell` as changed, for the hidden singles, the matching
-    filter and the sums."""
+    """Flag the row, column and box (or region) of `cell` as changed, for the hidden singles and
+    the matching filter (a variant's other units are looked at on every pass: dfs.fixpoint)."""
     d = geo[G_DIRTY]
     h = geo[G_HIDDEN]
-    for k in range(cunits.shape[1]):
+    for k in range(3):
         scr[d + cunits[cell, k]] = 1
         scr[h + cunits[cell, k]] = 1
 
@@ -87,7 +87,7 @@ def drain(cand, peers, cunits, scr, geo, regs):
             if not m & (m - 1):
                 scr[S_QUEUE + qlen] = p
                 qlen += 1
-            for k in range(cunits.shape[1]):
+            for k in range(3):
                 u = cunits[p, k]
                 scr[dirty + u] = 1
                 scr[fresh + u] = 1

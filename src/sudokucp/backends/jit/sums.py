@@ -10,7 +10,7 @@ from __future__ import annotations
 from numba import njit
 
 from sudokucp.backends.jit.bits import full_mask, low_index, popcount
-from sudokucp.backends.jit.layout import G_DIRTY, G_N, G_TABLE, G_UNITS, S_FAIL
+from sudokucp.backends.jit.layout import G_N, G_TABLE, G_UNITS, S_FAIL
 from sudokucp.backends.jit.propagate import strike
 
 
@@ -90,15 +90,11 @@ def cage_digits(cand, q, s):
 
 @njit(cache=True, _nrt=False)
 def sums(cand, s):
-    """Prune the open cells of each changed cage sum to the digits that can still make it; -1
-    on a contradiction, else the cells changed."""
+    """Prune the open cells of each cage sum to the digits that can still make it; -1 on a
+    contradiction (its weight, for dom/wdeg, after the units'), else the cells changed."""
     qcells, scr, geo = s.qcells, s.scr, s.geo
-    flags = geo[G_DIRTY] + geo[G_UNITS]
     changed = 0
     for q in range(qcells.shape[0]):
-        if not scr[flags + q]:
-            continue
-        scr[flags + q] = 0
         ok = cage_digits(cand, q, s)
         if ok == 0:
             scr[S_FAIL] = geo[G_UNITS] + q
