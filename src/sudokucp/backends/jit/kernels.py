@@ -24,7 +24,9 @@ from types import ModuleType
 from typing import Any
 
 from sudokucp.backends.jit import ahead
-from sudokucp.puzzle import Shape, geometry
+from sudokucp.backends.jit.layout import tables as layout_tables
+from sudokucp.puzzle import Shape
+from sudokucp.rules import CLASSIC
 
 logger = logging.getLogger(__name__)
 
@@ -51,13 +53,10 @@ def refuse_values_out_of_range(np: ModuleType, grids: Any, shape: Shape) -> None
                          f"({bad.size} grids do)")
 
 
-@cache
 def tables(shape: Shape) -> tuple[Any, Any, Any]:
-    """units (3N x N), peers (cells x peers) and cell_units (cells x 3) as int64 arrays."""
-    np = numpy_module()
-    g = geometry(shape)
-    return (np.array(g.units, np.int64), np.array(g.peers, np.int64),
-            np.array(g.cell_units, np.int64))
+    """units (3N x N), peers (cells x peers) and cell_units (cells x 3) of a classic grid as int64
+    arrays (dfs's, layout.tables)."""
+    return layout_tables(shape, CLASSIC)[:3]
 
 
 @cache
@@ -119,7 +118,6 @@ def numba_registries() -> None:
             del sys.modules["scipy.linalg"]
 
 
-KERNELS = ("dfs", "bands", "cdcl", "scan")  # the modules of compiled code
 
 
 def module(kernel: str) -> ModuleType:
@@ -131,9 +129,11 @@ def module(kernel: str) -> ModuleType:
         return importlib.import_module(f"sudokucp.backends.jit.{kernel}")
 
 
-DFS_ENTRIES = ("run", "run_many")
-ENTRY_POINTS = {"bands": ("run", "run_many"), "cdcl": ("run",), "scan": ("scan",)}  # one each
 LIGHT, STRONG = range(2)  # dfs's versions: no matching filter, the filter on the units
+ENTRIES = (("dfs", "run", LIGHT), ("dfs", "run_many", LIGHT), ("dfs", "run", STRONG),
+           ("dfs", "run_many", STRONG), ("bands", "run", 0), ("bands", "run_many", 0),
+           ("cdcl", "run", 0), ("scan", "scan", 0))  # every compiled version, in warm_all's order
+KERNELS = tuple(dict.fromkeys(kernel for kernel, _, _ in ENTRIES))  # the modules of compiled code
 VERSIONS = {("dfs", STRONG): " (strong)"}  # as warm_all names them
 
 
@@ -215,24 +215,20 @@ def warm(kernel: str) -> ModuleType:
 
 def entries(kernel: str) -> list[tuple[str, int]]:
     """(entry, version) of every compiled version of a kernel's entry points (see ready)."""
-    if kernel == "dfs":
-        return [(entry, version) for version in (LIGHT, STRONG) for entry in DFS_ENTRIES]
-    return [(entry, 0) for entry in ENTRY_POINTS[kernel]]
+    return [(entry, version) for name, entry, version in ENTRIES if name == kernel]
 
 
 def warm_all(progress: Callable[[str, int, int], None] | None = None) -> str:
     """Compile (or load) every entry point of every kernel, then build the machine code of the
     9x9 path ahead (ahead.py), telling `progress` (name, index, total) before each step, and
     remove the caches of earlier versions of the sources; what was done, in a few words."""
-    todo = [(kernel, entry, version) for kernel in KERNELS
-            for entry, version in entries(kernel)]
-    total = len(todo) + 1
-    for i, (kernel, entry, version) in enumerate(todo):
+    total = len(ENTRIES) + 1
+    for i, (kernel, entry, version) in enumerate(ENTRIES):
         if progress is not None:
             progress(f"{kernel}.{entry}{VERSIONS.get((kernel, version), '')}", i, total)
         ready(kernel, entry, version)
     if progress is not None:
-        progress("the 9x9 path built ahead (numba.pycc, a C compiler)", len(todo), total)
+        progress("the 9x9 path built ahead (numba.pycc, a C compiler)", len(ENTRIES), total)
     built = ahead.build_apart()
     removed, size = ahead.prune()
     return built + (f"; {removed} stale cache folder{'s' * (removed != 1)} of earlier sources "

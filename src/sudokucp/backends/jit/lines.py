@@ -35,7 +35,7 @@ from sudokucp.io.plain import NOT_A_VALUE, SHAPE_CHARS, SHAPES, VALUE_TABLE
 from sudokucp.io.records import csv_header
 from sudokucp.io.variants import has_block
 from sudokucp.puzzle import MAX_SIDE, Puzzle, Shape
-from sudokucp.result import Result, Status
+from sudokucp.result import Result
 
 MAX_KEPT = 64  # solutions a batch keeps per grid (solve --limit K batches up to this K)
 CHUNK = 4096  # grids per compiled call in FileBatch: solve shows each chunk as it is solved
@@ -270,10 +270,7 @@ class FileBatch:
         if self.first:
             figures |= {key: value for key, value in self.first.items() if value}
             self.first = {}
-        if complete:
-            status = Status.SOLVED if count else Status.UNSAT
-        else:
-            status = Status.SOLVED if self.limit and count >= self.limit else Status.UNKNOWN
+        status = self.backend._status(count, complete, self.limit, None, False)
         return Result(self.backend.label, puzzle.name, status,
                       tuple(map(tuple, solutions[:shown])), complete, seconds, figures,
                       found=None if count == shown else count, cpu=cpu)
