@@ -164,6 +164,39 @@ def test_a_small_run_after_a_big_one_in_the_same_worker_reports_a_small_peak(fak
                                                              small.rss_start_mb)
 
 
+HOLDER = """#!{python}
+import sys
+held = bytearray({mb} * 2**20)
+held[::4096] = b"\\1" * len(range(0, len(held), 4096))  # pages touched: resident
+print("{answer}")
+"""
+
+
+def holder(folder: Path, mb: int) -> str:
+    """A command backend's spec: a program that holds `mb` MB, then prints EASY's solution."""
+    path = folder / f"hold{mb}.py"
+    path.write_text(HOLDER.format(python=sys.executable, mb=mb, answer=SOLVED))
+    path.chmod(0o755)
+    return f"command:run={path}"
+
+
+@needs_reset
+def test_a_program_under_an_earlier_ones_peak_reports_its_own(tmp_path):
+    """Each program's peak is read when it is reaped: a small one after a big one in the same
+    worker is measured, its scope the run's, not the worker's."""
+    puzzle = parse_grid(EASY)
+    tasks = [Task(str(mb), holder(tmp_path, mb), puzzle) for mb in (300, 20)]
+    with LocalExecutor(jobs=1) as executor:
+        for task in tasks:
+            executor.submit(task)
+        done = {o.task.key: o for o in executor.results()}
+    big, small = done["300"], done["20"]
+    assert big.result.status is small.result.status is Status.SOLVED
+    assert big.rss_scope == small.rss_scope == "run"
+    assert big.rss_mb >= 300 and small.rss_mb < big.rss_mb - 200
+    assert small.result.stats["program_peak_kb"] >= 20 * 1024
+
+
 def test_without_a_reset_the_peak_is_the_workers_and_says_so(monkeypatch):
     lifetime = max(worker.lifetime_peaks()) / 1024
     assert worker.run_peak(False, worker.programs()) == (lifetime, "worker")

@@ -54,6 +54,7 @@ from sudokucp.rules import CLASSIC_KIND, KINDS, WHAT
 
 SearchOutcome = tuple[list[Grid], bool, dict[str, float]]  # solutions, complete, stats
 TIMED_OUT = "timed_out"  # stats key a backend sets when its own time limit stopped it
+PROGRAM_PEAK = "program_peak_kb"  # stats key: the peak resident memory (kB) of its programs
 CHECK_EVERY = 1024  # nodes between two looks at the clock: a power of two
 CHECK_MASK = CHECK_EVERY - 1  # `not nodes & CHECK_MASK` is true every CHECK_EVERY nodes
 

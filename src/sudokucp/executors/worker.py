@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
+from sudokucp.backends.base import PROGRAM_PEAK
 from sudokucp.clock import cpu_seconds
 from sudokucp.executors import cputime
 from sudokucp.executors.base import Task, from_json, to_json
@@ -94,14 +95,17 @@ def programs() -> tuple[int, float]:
     return usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
-def run_peak(scoped: bool, before: tuple[int, float]) -> tuple[float, str]:
+def run_peak(scoped: bool, before: tuple[int, float], program_kb: float = 0) -> tuple[float, str]:
     """The run's peak resident memory (MB) and its scope. With `scoped` (reset_peak worked before
-    the run): this process's VmHWM, and a program's peak when it passed every earlier one's
-    (`before`: programs() then), "run". A program that ran without passing that peak hides its
-    own, as does a kernel without the reset: then the worker's lifetime peak, "worker"."""
+    the run): this process's VmHWM, and its programs' peak, "run": as their backend read it
+    when it reaped them (`program_kb`), else when it passed every earlier one's (`before`:
+    programs() then). A program that ran without either hides its own, as does a kernel
+    without the reset: then the worker's lifetime peak, "worker"."""
     own, (peak, cpu) = lifetime_peaks()[0], programs()
     now = own_peak_kb() if scoped else None
     grew = peak > before[0]
+    if now is not None and program_kb:
+        return max(now, program_kb) / 1024, "run"
     if now is None or (cpu > before[1] and not grew):
         return max(now or own, peak) / 1024, "worker"
     return max(now, peak if grew else 0) / 1024, "run"
@@ -134,7 +138,8 @@ def serve(requests: IO[bytes], replies: IO[bytes]) -> None:
         before = programs()
         start = own_peak_kb() if reset_peak() else None  # the present size, once reset
         result = run_task(task, backends, announce if message["announce"] else None)
-        rss_mb, scope = run_peak(start is not None, before)
+        rss_mb, scope = run_peak(start is not None, before,
+                                 (result.stats or {}).get(PROGRAM_PEAK, 0))
         _reply(replies, {"id": ident, **to_json(result), "used": cpu_seconds(), "rss_mb": rss_mb,
                          "rss_scope": scope,
                          "rss_start_mb": None if start is None else start / 1024})

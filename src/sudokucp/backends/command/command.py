@@ -34,7 +34,13 @@ import time
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-from sudokucp.backends.base import TIMED_OUT, Backend, OptionError, SearchOutcome
+from sudokucp.backends.base import (
+    PROGRAM_PEAK,
+    TIMED_OUT,
+    Backend,
+    OptionError,
+    SearchOutcome,
+)
 from sudokucp.backends.command.process import Ran, exit_words, last_line, run, tail
 from sudokucp.clock import expired
 from sudokucp.encodings.cnf import ENCODINGS
@@ -123,7 +129,7 @@ class Command(Backend):
         with TemporaryDirectory(prefix="sudokucp-") as folder:
             argv, stdin = self._grid_arguments(text, Path(folder))
             ran = run(argv, stdin, deadline, COMMENTS[GRID])
-        stats = {"exit_code": float(ran.code), "cpu_s": ran.cpu}
+        stats = {"exit_code": float(ran.code), "cpu_s": ran.cpu, PROGRAM_PEAK: float(ran.peak_kb)}
         if ran.timed_out:
             return [], False, {**stats, TIMED_OUT: 1}
         return (*read_answer(ran.out, ran.err, ran.code, puzzle.shape, limit), stats)
@@ -189,6 +195,7 @@ class Command(Backend):
                 any(OUT in arg for arg in self.argv) and answer_file.is_file()) else ran.out
         stats["exit_code"] = float(ran.code)
         stats["cpu_s"] += ran.cpu
+        stats[PROGRAM_PEAK] = max(stats.get(PROGRAM_PEAK, 0.0), float(ran.peak_kb))
         stats["calls"] += 1
         if ran.timed_out:
             return None

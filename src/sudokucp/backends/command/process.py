@@ -1,8 +1,8 @@
 """One run of an external program: its own process group, killed whole at the deadline, dead
 with the worker that started it, and whatever it left running (even in a session of its own)
 killed when it ends, this process being their subreaper (machine/processes.py); its output read
-as it comes, keeping what an answer needs (comment lines only at the end), its exit status and
-the CPU time it took."""
+as it comes, keeping what an answer needs (comment lines only at the end), its exit status, the
+CPU time it took and its own peak resident memory (read when it is reaped)."""
 
 from __future__ import annotations
 
@@ -44,13 +44,15 @@ class TooMuchOutput(RuntimeError):
 @dataclass(frozen=True)
 class Ran:
     """What a program left: its standard output and error, its exit status, whether the
-    deadline killed it, and the CPU seconds it (and what it waited for) took."""
+    deadline killed it, the CPU seconds it (and what it waited for) took, and its peak resident
+    memory in kB (0 where it could not be read)."""
 
     out: str
     err: str
     code: int
     timed_out: bool
     cpu: float
+    peak_kb: int = 0
 
 
 class Kept:
@@ -130,12 +132,12 @@ def run(argv: list[str], stdin: str | None, deadline: float | None,
     """Run the program to its end or the deadline; lines of its output that open with
     `comment` are kept only at the end (COMMENTS_KEPT of them)."""
     before = children_cpu()
-    out, err, code, timed_out = _run(argv, stdin, deadline, comment)
-    return Ran(out, err, code, timed_out, children_cpu() - before)
+    out, err, code, timed_out, peak = _run(argv, stdin, deadline, comment)
+    return Ran(out, err, code, timed_out, children_cpu() - before, peak)
 
 
 def _run(argv: list[str], stdin: str | None, deadline: float | None, comment: str | None
-         ) -> tuple[str, str, int, bool]:
+         ) -> tuple[str, str, int, bool, int]:
     become_subreaper()
     known = children()
     out, errors = Kept(comment), Tail()
@@ -151,10 +153,10 @@ def _run(argv: list[str], stdin: str | None, deadline: float | None, comment: st
     except BaseException:
         _end(proc, known, None)
         raise
-    _end(proc, known, (out, errors) if ended else None)
+    peak = _end(proc, known, (out, errors) if ended else None)
     if not ended:
-        return "", "", -signal.SIGKILL, True
-    return out.text(), errors.text(), proc.returncode, False
+        return "", "", -signal.SIGKILL, True, peak
+    return out.text(), errors.text(), proc.returncode, False, peak
 
 
 @contextlib.contextmanager
@@ -181,7 +183,7 @@ def _read(proc: subprocess.Popen, deadline: float | None, sinks: dict) -> bool:
     (False); a descendant that holds the pipes open is no reason to wait."""
     exited = _pidfd(proc.pid)
     try:
-        while proc.poll() is None:
+        while not _exited(proc):
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
                 return False
@@ -215,21 +217,47 @@ def _pidfd(pid: int) -> int | None:
         return None
 
 
-def _end(proc: subprocess.Popen, known: set[int], sinks: tuple | None) -> None:
+def _exited(proc: subprocess.Popen) -> bool:
+    """Whether the program has ended, left unreaped (so that _reap reads its resource usage)
+    where the system can look without reaping (waitid's WNOWAIT)."""
+    if not hasattr(os, "waitid") or proc.returncode is not None:
+        return proc.poll() is not None
+    try:
+        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return proc.poll() is not None
+
+
+def _reap(proc: subprocess.Popen) -> int:
+    """Wait for the program and set its exit status; its peak resident memory (kB), 0 where
+    it was reaped already."""
+    if proc.returncode is not None:
+        return 0
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    except ChildProcessError:
+        proc.wait()
+        return 0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_maxrss
+
+
+def _end(proc: subprocess.Popen, known: set[int], sinks: tuple | None) -> int:
     """Kill what the program left (its group, the orphans that came back to this process, all
     below them) or the program itself when it still runs, reap it, then read its pipes to their
-    end into `sinks` (out, err) when given."""
-    if proc.poll() is None:
+    end into `sinks` (out, err) when given; its peak resident memory (kB, 0 unknown)."""
+    if not _exited(proc):
         kill_tree([proc.pid])
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
+    peak = _reap(proc)
     end_orphans(known)
     pipes = [proc.stdout, proc.stderr]
     if sinks is not None:
         _drain(dict(zip((p.fileno() for p in pipes), sinks)))
     for pipe in pipes:
         pipe.close()
+    return peak
 
 
 def _drain(sinks: dict) -> None:
