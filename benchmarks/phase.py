@@ -339,7 +339,7 @@ def qwh_sections(args: argparse.Namespace, table: pd.DataFrame, top: pd.DataFram
             "tables (a few tenths of a second at 36x36), which a Sudoku run builds outside its "
             "measured time; a worker killed at the limit is replaced and builds them again. "
             "Per side and backend, each placement's peak: 'F: median CPU'.", "",
-            "![Sudoku (solid) and QWH (dotted)](phase/sudoku-vs-qwh.png)", "",
+            f"![Sudoku (solid) and QWH (dotted)]({folder.name}/sudoku-vs-qwh.png)", "",
             markdown_table(side_by_side(top, lambda v: seconds(v, limit))), "",
             "Where each placement peaks, per side: the peak F over the backends, median "
             "(lowest-highest).", "", markdown_table(where_table(top)), "",
@@ -364,7 +364,7 @@ def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame
              f"{', '.join(args.balances)}; F in {', '.join(f'{f:.2f}' for f in args.fractions)};"
              f" {args.count} puzzles per point (seed {args.seed}), satisfiable by construction,"
              " not checked unique. A cost at the limit is written ≥ and is a lower bound.", "",
-             "![median CPU against F](phase/cost-vs-holes.png)", "",
+             f"![median CPU against F]({folder.name}/cost-vs-holes.png)", "",
              "## The peak per backend, order and placement", "",
              "The F of the highest median CPU (ties: the highest p90; F still tied, at the CPU "
              "limit most often: the middle one, the tied F listed), its median, p90 and share "
@@ -374,7 +374,7 @@ def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame
              lesson(top, limit), "",
              *qwh_sections(args, table, top, folder),
              "## How cost grows with the order (doubly balanced, at each backend's peak)", "",
-             "![peak cost against the side](phase/growth.png)", "",
+             f"![peak cost against the side]({folder.name}/growth.png)", "",
              markdown_table(growth(top, limit)), "",
              f"Each height is the median of {args.count} puzzles at one F, the highest of the "
              f"F tried: a small sample, its maximum biased upward by the choice of the peak. "
