@@ -149,6 +149,26 @@ def test_a_count_keeps_only_what_is_asked():
     assert set(result.solutions) <= oracle
 
 
+@pytest.mark.parametrize("branch", ["cell", "wdeg"])
+@pytest.mark.parametrize("propagation", ["singles", "locked", "alldiff", "full"])
+def test_every_dfs_option_counts_a_variant_as_mrv_does(propagation, branch):
+    """dfs's options apply to a variant too, pointing and claiming left out (a jigsaw has no
+    boxes): every solution of each kind counted as mrv counts them."""
+    for kind in ("jigsaw", "killer", "x", "windoku"):
+        puzzle = variant_puzzle(5, Shape(2, 3), {kind}, 0.6)
+        result = get_backend("jit", propagation=propagation, branch=branch).solve(puzzle,
+                                                                                  limit=0)
+        assert result.complete and all(is_solution(puzzle, s) for s in result.solutions)
+        assert result.count == solved("mrv", puzzle, 0)[0], (kind, propagation, branch)
+
+
+def test_the_matching_filter_runs_on_a_variants_units():
+    puzzle = read_puzzles(killer_file("killer_niallsudoku_6417"))[0].puzzle
+    guesses = {level: get_backend("jit", propagation=level).solve(puzzle, limit=2)
+               .stats["guesses"] for level in ("singles", "alldiff")}
+    assert guesses["alldiff"] < guesses["singles"]
+
+
 def test_the_kernel_is_built_before_the_clock_once_per_instance():
     jit = get_backend("jit")
     puzzle = variant_puzzle(3, Shape(2, 2), {"killer"}, 0.3)
