@@ -50,19 +50,6 @@ def spread(values, start, step, count, mask):
 
 
 @njit(cache=True, inline="always")
-def spread_at(cand, table, row, count):
-    """(once, twice) of the masks of the first `count` cells of a table's row (a unit's, a
-    group's)."""
-    once = 0
-    twice = 0
-    for i in range(count):
-        m = cand[table[row, i]]
-        twice |= once & m
-        once |= m
-    return once, twice
-
-
-@njit(cache=True, inline="always")
 def full_mask(n):
     """The mask of n bits set: every bit of the int64 (-1) at n = 64, where 1 << n overflows."""
     return -1 if n >= 64 else (1 << n) - 1

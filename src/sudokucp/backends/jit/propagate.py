@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sudokucp.backends.jit.bits import full_mask, spread_at
+from sudokucp.backends.jit.bits import full_mask
 from sudokucp.backends.jit.layout import (
     G_C,
     G_DIRTY,
@@ -111,7 +111,10 @@ def hidden(cand, units, peers, cunits, scr, geo, regs):
         if not scr[fresh + u]:
             continue
         scr[fresh + u] = 0
-        once, twice = spread_at(cand, units, u, n)
+        once = twice = 0  # the digits of one cell or more, of two or more
+        for k in range(n):
+            twice |= once & cand[units[u, k]]
+            once |= cand[units[u, k]]
         if once != full:
             scr[S_FAIL] = u
             return -1
