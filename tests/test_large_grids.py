@@ -134,8 +134,8 @@ def test_jit_solves_a_64x64_grid_with_its_masks_of_64_bits(name):
 
 
 def test_jit_solves_a_64x64_variant_with_its_masks_of_64_bits():
-    """A Latin square of order 64 with holes (rows repeated as jigsaw regions): the groups
-    kernel, its cells' allowed masks all 64 bits; the answer judged."""
+    """A Latin square of order 64 with holes (rows repeated as jigsaw regions): the dfs
+    kernel on its layout, its cells' allowed masks all 64 bits; the answer judged."""
     from sudokucp.generators.latin import make_qwh
 
     puzzle = make_qwh(SIDE_64, 0.1, "random", 1, moves=200).puzzle
