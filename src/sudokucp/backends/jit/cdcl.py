@@ -18,8 +18,7 @@ keeps the clauses of lowest LBD when it is cut, every few thousand conflicts.
 
 The search is resumable: its whole state lives in the arrays of `state`, so `run` stops after
 `budget` conflicts and decisions and a later call goes on. This module holds the search loop;
-the state is in jit_cdcl_state, propagation in jit_cdcl_propagate, analysis in jit_cdcl_learn,
-the mode switches, rephasing and shuffles that may join the restarts in jit_cdcl_modes.
+the state is in jit_cdcl_state, propagation in jit_cdcl_propagate, analysis in jit_cdcl_learn.
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ import numpy as np
 from numba import njit
 
 from sudokucp.backends.jit.cdcl_learn import add_clause, analyze, reduce_pool
-from sudokucp.backends.jit.cdcl_modes import begin_modes, due, turn
 from sudokucp.backends.jit.cdcl_propagate import (
     backtrack,
     enqueue,
@@ -36,7 +34,7 @@ from sudokucp.backends.jit.cdcl_propagate import (
     rebuild_watches,
 )
 from sudokucp.backends.jit.cdcl_state import (
-    F_DECAY,
+    DECAY,
     FIRST_REDUCE,
     GROW,
     K_OVERFLOW,
@@ -45,7 +43,6 @@ from sudokucp.backends.jit.cdcl_state import (
     PHASE_TARGET,
     PHASE_TRUE,
     Q_ARENA,
-    Q_BEST,
     Q_CKIND,
     Q_CONFLICTS,
     Q_DECISIONS,
@@ -61,7 +58,6 @@ from sudokucp.backends.jit.cdcl_state import (
     Q_LUBY,
     Q_LUBY_UNIT,
     Q_MINIMIZE,
-    Q_MODES,
     Q_NCL,
     Q_NEXT_REDUCE,
     Q_NEXT_RESTART,
@@ -73,20 +69,14 @@ from sudokucp.backends.jit.cdcl_state import (
     Q_PROBE,
     Q_PROBED,
     Q_RECENT,
-    Q_REDUCE_STEP,
     Q_REDUCES,
-    Q_REPHASE,
-    Q_REPHASES,
     Q_RESTART_AT,
     Q_RESTARTS,
-    Q_SHUFFLE,
-    Q_SHUFFLES,
     Q_STORED,
-    Q_SWITCHES,
     Q_TARGET,
     Q_TRAIL,
     RECENT,
-    V_BEST,
+    REDUCE_STEP,
     V_HEAP,
     V_HPOS,
     V_OUT,
@@ -107,9 +97,8 @@ from sudokucp.backends.jit.layout import BUDGET, EXHAUSTED, FULL_BUFFER, LIMIT
 ROOT = np.int64(0)  # level 0, typed: a literal argument compiles a callee once more
 DECIDED = np.int64(NO_REASON)  # the reason of a decision or a root fact, typed likewise
 
-__all__ = ["BUDGET", "EXHAUSTED", "GROW", "LIMIT", "Q_MINIMIZE", "Q_MODES", "Q_PROBED",
-           "Q_REPHASE", "Q_REPHASES", "Q_SHUFFLE", "Q_SHUFFLES", "Q_SWITCHES", "grow",
-           "positions", "run", "state"]
+__all__ = ["BUDGET", "EXHAUSTED", "GROW", "LIMIT", "Q_MINIMIZE", "Q_PROBED", "grow", "positions",
+           "run", "state"]
 
 
 # --- the search ----------------------------------------------------------------------------------
@@ -125,7 +114,6 @@ def reset(iv, act, cells, uds, lists, n):
         iv[V_HPOS, v] = -1
         iv[V_SEEN, v] = 0
         iv[V_TARGET, v] = -1
-        iv[V_BEST, v] = -1
     for v in range(act.shape[0]):
         act[v] = 0.0
     for c in range(cells.shape[1]):
@@ -146,10 +134,9 @@ def begin(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, met
     reset(iv, act, cells, uds, lists, n)
     fregs[0] = 1.0
     fregs[1] = 0.0
-    begin_modes(regs, fregs)
     for name in (Q_HEAD, Q_TRAIL, Q_LEVEL, Q_PLACED, Q_HEAPN, Q_NCL, Q_POOL, Q_CONFLICTS,
                  Q_DECISIONS, Q_RESTARTS, Q_FOUND, Q_STORED, Q_LUBY, Q_LEARNED, Q_NODES,
-                 Q_REDUCES, Q_ARENA, Q_RECENT, Q_LBD_SUM, Q_RESTART_AT, Q_TARGET, Q_BEST):
+                 Q_REDUCES, Q_ARENA, Q_RECENT, Q_LBD_SUM, Q_RESTART_AT, Q_TARGET):
         regs[name] = 0
     regs[Q_NEXT_RESTART] = regs[Q_LUBY_UNIT]
     regs[Q_NEXT_REDUCE] = FIRST_REDUCE
@@ -267,19 +254,13 @@ def learn(lbd, regs, fregs, recent):
 @njit(cache=True, inline="always")
 def keep_target(iv, lims, regs):
     """On a conflict: the trail below the conflict's level, when longer than the target's, is
-    the new target assignment (CaDiCaL's target phases); when longer than the best's, the best
-    (rephase's)."""
+    the new target assignment (CaDiCaL's target phases)."""
     free = lims[regs[Q_LEVEL] - 1]
-    if regs[Q_POLARITY] == PHASE_TARGET and free > regs[Q_TARGET]:
+    if free > regs[Q_TARGET]:
         for t in range(free):
             lit = iv[V_TRAIL, t]
             iv[V_TARGET, lit >> 1] = 1 - (lit & 1)
         regs[Q_TARGET] = free
-    if regs[Q_REPHASE] and free > regs[Q_BEST]:
-        for t in range(free):
-            lit = iv[V_TRAIL, t]
-            iv[V_BEST, lit >> 1] = 1 - (lit & 1)
-        regs[Q_BEST] = free
 
 
 @njit(cache=True, inline="always")
@@ -323,7 +304,7 @@ def run(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta,
             if regs[Q_LEVEL] == 0:
                 regs[Q_PHASE] = 2
                 return EXHAUSTED
-            if regs[Q_POLARITY] == PHASE_TARGET or regs[Q_REPHASE]:
+            if regs[Q_POLARITY] == PHASE_TARGET:
                 keep_target(iv, lims, regs)
             length, back, lbd = analyze(iv, act, fregs, units, pool, meta, regs, n)
             learn(lbd, regs, fregs, recent)
@@ -338,7 +319,7 @@ def run(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta,
                     i = regs[Q_NCL] - 1
                 regs[Q_LEARNED] += 1
                 enqueue(out[0], i, iv, cells, uds, cunits, cpos, regs, n)
-            fregs[0] *= fregs[F_DECAY]
+            fregs[0] *= DECAY
             continue
         if regs[Q_PLACED] == n * n:
             store(cells, sols, regs)
@@ -354,16 +335,14 @@ def run(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta,
             continue
         if regs[Q_CONFLICTS] >= regs[Q_NEXT_REDUCE]:
             regs[Q_REDUCES] += 1
-            regs[Q_NEXT_REDUCE] = (regs[Q_CONFLICTS] + FIRST_REDUCE
-                                  + regs[Q_REDUCE_STEP] * regs[Q_REDUCES])
+            regs[Q_NEXT_REDUCE] = regs[Q_CONFLICTS] + FIRST_REDUCE + REDUCE_STEP * regs[Q_REDUCES]
             reduce_pool(iv, pool, meta, watch, lists, regs)
-        if regs[Q_LEVEL] > 0 and (restart_due(regs, fregs, recent) or due(regs)):
+        if restart_due(regs, fregs, recent) and regs[Q_LEVEL] > 0:
             backtrack(ROOT, iv, act, cells, uds, cunits, cpos, lims, regs, n)
             regs[Q_RESTARTS] += 1
             regs[Q_LUBY] += 1
             regs[Q_NEXT_RESTART] = regs[Q_CONFLICTS] + regs[Q_LUBY_UNIT] * luby(regs[Q_LUBY])
             regs[Q_RESTART_AT] = regs[Q_CONFLICTS]
-            turn(iv, act, regs, fregs)
             continue
         if 0 <= budget <= spent:
             return BUDGET

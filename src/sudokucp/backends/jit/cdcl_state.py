@@ -10,17 +10,15 @@ from numba import njit
 
 # rows of `iv`, the per-variable arrays
 (V_VAL, V_LEVEL, V_REASON, V_PHASE, V_HPOS, V_SEEN, V_TRAIL, V_HEAP, V_TMP, V_OUT, V_STACK,
- V_CLEAR, V_TARGET, V_BEST) = range(14)
-IV_ROWS = 14
+ V_CLEAR, V_TARGET) = range(13)
+IV_ROWS = 13
 # regs
 (Q_HEAD, Q_TRAIL, Q_LEVEL, Q_PLACED, Q_HEAPN, Q_NCL, Q_POOL, Q_CONFLICTS, Q_DECISIONS,
  Q_RESTARTS, Q_PHASE, Q_FOUND, Q_STORED, Q_CKIND, Q_CA, Q_CB, Q_NEXT_RESTART, Q_LUBY,
  Q_NEXT_REDUCE, Q_REDUCES, Q_LEARNED, Q_NODES, Q_LIMIT, Q_KEEP, Q_POLARITY, Q_GLUCOSE,
  Q_ARENA, Q_RECENT, Q_LBD_SUM, Q_RESTART_AT, Q_PROBE, Q_PROBED, Q_LUBY_UNIT,
- Q_MINIMIZE, Q_TARGET, Q_MODES, Q_STABLE, Q_MODE_END, Q_MODE_LEN, Q_SWITCHES, Q_STABLE_POL,
- Q_STABLE_GLU, Q_SHUFFLE, Q_SHUFFLE_I, Q_SHUFFLE_NEXT, Q_SHUFFLES, Q_RNG, Q_NOISE, Q_REPHASE,
- Q_REPHASE_NEXT, Q_REPHASES, Q_BEST, Q_DECAY, Q_REDUCE_STEP) = range(54)
-QREGS = 54
+ Q_MINIMIZE, Q_TARGET) = range(35)
+QREGS = 35
 PHASE_SAVED, PHASE_TRUE, PHASE_TARGET = range(3)  # Q_POLARITY: the decisions' phase
 # conflict kinds and reason kinds (a reason >= 0 is a pool clause; below, -2 - (payload*3 + kind))
 K_CELL, K_UNIT, K_BIN, K_POOL, K_OVERFLOW = range(5)
@@ -31,13 +29,7 @@ LUBY_UNIT = 100  # conflicts per unit of the Luby sequence
 RECENT = 50  # Glucose: conflicts in the recent LBD average
 MARGIN = 0.8  # Glucose: restart when recent average * MARGIN > overall average
 FIRST_REDUCE, REDUCE_STEP = 2000, 300  # conflicts before the first cut of the pool, then more
-DECAY = 950  # VSIDS: activities decay to this many thousandths per conflict (Q_DECAY)
-# fregs: the VSIDS increment, the sum of learned LBDs, the increment's growth per conflict
-F_INC, F_LBD, F_DECAY = range(3)
-FOCUSED_DECAY = 1 / 0.85  # modes: the focused mode's faster decay
-MODE_GROWTH = 2  # a focused and a stable mode done, the next pair lasts this many times longer
-SEED = 13  # shuffle: the generator's first state
-NOISE = 5  # shuffle: each activity gains up to this many of the current bumps, at random
+DECAY = 1 / 0.95
 # the decorator of compiled code called only from compiled code: no Python or C entry wrapper
 # to generate, optimise and emit (part of a cold compile); it cannot be called from Python. The
 # kernel allocates nothing, so it needs no reference counting (_nrt=False: numba's NRT otherwise
@@ -71,13 +63,11 @@ def state(n: int, limit: int, keep: int, capacity: int) -> Learning:
     clauses = pool // 8
     regs = np.zeros(QREGS, np.int64)
     regs[Q_LIMIT], regs[Q_KEEP], regs[Q_LUBY_UNIT] = limit, keep, LUBY_UNIT
-    regs[Q_NOISE], regs[Q_RNG] = NOISE, SEED
-    regs[Q_DECAY], regs[Q_REDUCE_STEP] = DECAY, REDUCE_STEP
     return Learning(np.zeros((IV_ROWS, nv), np.int64), np.zeros(nv, np.float64),
                     np.zeros((2, cells), np.int64), np.zeros((2, 3 * cells), np.int64),
                     np.zeros(nv + 1, np.int64), np.zeros(pool, np.int32),
                     np.zeros((4, clauses), np.int64), np.zeros((2, 8 * clauses), np.int32),
-                    np.zeros((3, 2 * nv), np.int64), regs, np.ones(3, np.float64),
+                    np.zeros((3, 2 * nv), np.int64), regs, np.ones(2, np.float64),
                     np.zeros(RECENT, np.int64), np.zeros((capacity, cells), np.int64))
 
 

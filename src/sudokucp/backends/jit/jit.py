@@ -20,20 +20,17 @@ takes 9x9 alone; `search=bands` leaves the other shapes to dfs.
 are replaced by the placements that struck them, then minimised (`minimise=recursive`, MiniSat's
 rule, or `local`); VSIDS decisions that follow the target assignment, the longest conflict-free
 trail so far (`phase=target`), the saved phase (`saved`) or place a digit (`true`); Luby (or
-Glucose) restarts; with `probe=true`, failed-literal probing at the root. Three schedules by
-name against the heavy tail on 25x25, each off at 0 (cdcl_modes.py, reports/jit-notes.md):
-`modes=K` alternates a focused mode (Glucose restarts, saved phases, faster decay) with the
-options' own, the first one K conflicts long and each pair twice the last; `rephase=K` sets the
-saved phases to the best trail's, the original, their flip or random ones (CaDiCaL's cycle)
-after K, 2K, 3K... more conflicts; `shuffle=K` raises every activity by a random amount at
-Luby-spaced points K conflicts apart. It is what solves the 25x25 minimal grids. Removed, where
-another path measured as well or better: a start-over with phase=true and local minimising
-after `fallback` conflicts (the target phases without it take fewer conflicts,
-reports/jit-notes.md); a dfs propagation before learning (`root`: on the first
+Glucose) restarts; with `probe=true`, failed-literal probing at the root. It is what solves the
+25x25 minimal grids. Removed, where another path measured as well or better: a start-over with
+phase=true and local minimising after `fallback` conflicts (the target phases without it take
+fewer conflicts, reports/jit-notes.md); a dfs propagation before learning (`root`: on the first
 8 gecode_25x25 grids every level above the kernel's own singles took more conflicts) and the
 matching filter on each digit's views (`propagation=dual`: slower than `full` on gecode_16x16,
 no fewer guesses); in dfs, Knuth's rule, a digit with fewer places in a unit (`branch=smallest`:
-as slow as `cell` and slower than `wdeg` on gecode_16x16, top95 and forum_hardest_1106).
+as slow as `cell` and slower than `wdeg` on gecode_16x16, top95 and forum_hardest_1106); in
+cdcl, schedules against the 25x25 tail: stable and focused modes in turn, CaDiCaL's rephasing,
+activities shaken at Luby-spaced points (`modes`, `rephase`, `shuffle`: no lighter tail on the
+gecode_25x25 isomorphs without more conflicts on the other grids, reports/jit-notes.md).
 Deductions hold in every solution, so counts (limit 2 or 0) are exact.
 
 The deadline: a kernel runs in budgets (guesses, or conflicts and decisions) and the clock is read
@@ -54,8 +51,8 @@ its seconds in `build_s`.
 solve_many takes classic grids only (the arrays of solve_array and solve_lines carry no rules).
 
 Stats: nodes = values placed, guesses = alternatives tried (dfs) or decisions (cdcl), backtracks =
-guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, restarts, probed
-(digits struck by probing), switches, rephases and shuffles.
+guesses refuted by propagation (dfs) or conflicts (cdcl); cdcl adds learned, restarts and probed
+(digits struck by probing).
 """
 
 from __future__ import annotations
@@ -121,8 +118,7 @@ class Jit(Batches, Backend):
     module = "numba"
     package = "numba"
     defaults = {"search": "auto", "propagation": "auto", "branch": "wdeg", "restarts": "luby",
-                "phase": "target", "minimise": "recursive", "probe": False,
-                "modes": 0, "rephase": 0, "shuffle": 0}
+                "phase": "target", "minimise": "recursive", "probe": False}
     choices = {"search": ("auto", "dfs", "bands", "cdcl"), "propagation": ("auto", *LEVELS),
                "branch": BRANCHES, "restarts": ("luby", "glucose"), "phase": PHASES,
                "minimise": ("recursive", "local")}
@@ -299,9 +295,6 @@ class Jit(Batches, Backend):
         regs[k.Q_GLUCOSE] = options["restarts"] == "glucose"
         regs[k.Q_MINIMIZE] = options["minimise"] == "recursive"
         regs[k.Q_PROBE] = options["probe"]
-        regs[k.Q_MODES] = max(0, options["modes"])
-        regs[k.Q_REPHASE] = max(0, options["rephase"])
-        regs[k.Q_SHUFFLE] = max(0, options["shuffle"])
         shape_arrays = (*tables(shape), cell_positions(shape))
 
         def step(budget: int) -> int:
@@ -320,10 +313,7 @@ class Jit(Batches, Backend):
                                    "backtracks": int(regs[k.Q_CONFLICTS]),
                                    "learned": int(regs[k.Q_LEARNED]),
                                    "restarts": int(regs[k.Q_RESTARTS]),
-                                   "probed": int(regs[k.Q_PROBED]),
-                                   "switches": int(regs[k.Q_SWITCHES]),
-                                   "rephases": int(regs[k.Q_REPHASES]),
-                                   "shuffles": int(regs[k.Q_SHUFFLES])}
+                                   "probed": int(regs[k.Q_PROBED])}
 
 
 def buffer_size(limit: int, keep: int | None) -> tuple[bool, int]:
