@@ -42,6 +42,7 @@ def pytest_configure(config) -> None:
     config._sudokucp_warm = []
     if getattr(config.option, "numprocesses", None):  # xdist's workers inherit the environment
         config._sudokucp_warm = warm_jit(Path(numba), Path(folder))  # before they collect
+        config.option.loadscopereorder = False  # files handed out in the order set below
 
 
 def start_warm(config, items) -> None:
