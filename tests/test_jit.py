@@ -553,17 +553,6 @@ def test_the_strong_dfs_batch_compiles_the_units_filter_and_its_search(tmp_path)
     assert printed_in_a_cold_cache(code, tmp_path) == ["1"] * 5
 
 
-@pytest.mark.slow  # a cold compile
-def test_the_band_search_compiles_its_own_steps_alone(tmp_path):
-    """In a fresh process and an empty numba cache: the band-wise one-grid search compiles its
-    own steps and no batch."""
-    code = ("from sudokucp.backends.jit.kernels import ready\n"
-            "k = ready('bands', 'run')\n"
-            "print(*(len(getattr(k, f).signatures) for f in ('run', 'load', 'put', 'propagate',\n"
-            "                                                'branch', 'run_many')))\n")
-    assert printed_in_a_cold_cache(code, tmp_path) == ["1"] * 5 + ["0"]
-
-
 def test_backends_warm_compiles_ahead_and_says_so(capsys, monkeypatch):
     """Every entry point in turn, then the 9x9 path built ahead. The compiles are recorded, not
     run (each entry point's compile is tested where it is used: all of them take minutes on a

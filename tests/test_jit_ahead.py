@@ -50,13 +50,24 @@ def run(env: dict, code: str) -> str:
                           check=True).stdout.strip()
 
 
+# The command line, then how many versions of each step of the band-wise search it compiled.
+FIRST = ("import sys\n"
+         "from sudokucp.cli import main\n"
+         "code = main(sys.argv[1:])\n"
+         "from sudokucp.backends.jit import bands\n"
+         "steps = ('run', 'load', 'put', 'propagate', 'branch', 'run_many')\n"
+         "counts = (len(getattr(bands, step).signatures) for step in steps)\n"
+         "sys.stderr.write(f'band steps compiled: {\" \".join(map(str, counts))}\\n')\n"
+         "sys.exit(code)\n")
+
+
 @pytest.fixture(scope="module")
 def first(tmp_path_factory):
     """A user's first `solve --backend jit` on one grid in an empty cache folder: its
     environment, what it printed and said, and the files under src/ before it."""
     home = tmp_path_factory.mktemp("cache-home")
     env, before = user_env(home), sources()
-    done = subprocess.run([sys.executable, "-m", "sudokucp", "solve", "-", "--backend", "jit",
+    done = subprocess.run([sys.executable, "-c", FIRST, "solve", "-", "--backend", "jit",
                            "--format", "json"], env=env, input=GRID + "\n", capture_output=True,
                           text=True, check=True)
     return env, done.stdout, done.stderr.splitlines(), before
@@ -78,6 +89,8 @@ def test_the_first_solve_answers_then_builds_the_module_in_the_user_cache(first)
     assert said[1].startswith("sudoku-cp: building the 9x9 path's machine code for later runs")
     assert said[2] == f"sudoku-cp: the 9x9 path's machine code built: {path}"
     assert sources() == before  # nothing written into the package
+    # the band-wise one-grid search compiled its own steps, once each, and no batch
+    assert said[3] == "band steps compiled: 1 1 1 1 1 0"
 
 
 def without_module(env: dict, home: Path, **more: str) -> dict:
