@@ -55,10 +55,19 @@ def start_warm(config, items) -> None:
         config._sudokucp_warm = warm_jit(Path(os.environ["NUMBA_CACHE_DIR"]), Path(folder))
 
 
+STRONG_FIRST = "dfs-strong-first"  # the warm-up's note of what dfs's strong batch compiled
 WARM = ("import sys\n"
         "from pathlib import Path\n"
         "from sudokucp.backends.jit.kernels import compiled, entries\n"
         "for kernel in sys.argv[2:]:\n"
+        "    if kernel == 'dfs':  # the strong batch first, alone: what it compiles, for test_jit\n"
+        "        from sudokucp.backends.jit import matching\n"
+        "        from sudokucp.backends.jit.kernels import STRONG, ready\n"
+        "        dfs = ready('dfs', 'run_many', STRONG)\n"
+        "        steps = (dfs.run_many, dfs.fixpoint, matching.alldiff, matching.gac, dfs.run)\n"
+        "        if not dfs.run_many.stats.cache_hits:  # compiled here, not loaded\n"
+        f"            Path(sys.argv[1]).with_name({STRONG_FIRST!r}).write_text(\n"
+        "                ' '.join(str(len(step.signatures)) for step in steps))\n"
         "    if kernel == 'isomorph':  # canon's minlex search, compiled before its clock runs\n"
         "        from sudokucp.isomorph import canonical\n"
         "        from sudokucp.puzzle import Puzzle, Shape\n"
