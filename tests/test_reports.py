@@ -18,7 +18,7 @@ COMMAND = re.compile(r"(?:`|<code>)(?:python benchmarks/[\w./-]+\.py|sudoku-cp [
                      r".*?(?:`|</code>)", re.DOTALL)
 COMMIT = re.compile(r"\bcommit(?: of [^:\n]*)?:?\s+`?([0-9a-f]{7,40})\b")
 DIRTY = re.compile(r"dirty tree|uncommitted", re.IGNORECASE)
-MACHINE_PATH = re.compile(r"(?<![\w.<>~-])(/work/|/tmp/|/home/|/root/|/Users/|\S*\.venv/)")
+MACHINE_PATH = re.compile(r"(?<![\w.<>~-])(/work/|/tmp/|/home/|/root/|/Users/)|\.venv/")
 
 
 def files() -> list[Path]:
