@@ -140,7 +140,12 @@ def _args(name: str, command: str, path: Path) -> list[str]:
 
 def _run(name: str, command: str, path: Path) -> subprocess.CompletedProcess:
     """One case through `main` in this process: its exit status and what it wrote."""
-    args, out, err = _args(name, command, path), io.StringIO(), io.StringIO()
+    return _run_args(_args(name, command, path))
+
+
+def _run_args(args: list[str]) -> subprocess.CompletedProcess:
+    """`sudoku-cp ARGS` through `main` in this process: its exit status and what it wrote."""
+    out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(args)
@@ -224,7 +229,6 @@ def test_many_bad_lines_show_ten_in_full(outcomes):
 def test_bench_on_bad_input_fails_without_traceback(tmp_path, name):
     path = tmp_path / "bad.txt"
     path.write_bytes(CASES[name].content)
-    out = subprocess.run([sys.executable, "-m", "sudokucp", "bench", "--backends", "naive",
-                          "--puzzles", str(path), "--out", str(tmp_path / "out"), "--timeout", "5"],
-                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    out = _run_args(["bench", "--backends", "naive", "--puzzles", str(path), "--out",
+                     str(tmp_path / "out"), "--timeout", "5"])
     assert out.returncode != 0 and "Traceback" not in out.stderr, out.stderr

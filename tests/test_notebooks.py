@@ -157,9 +157,9 @@ def test_the_seeds_lesson_in_french_says_its_output_in_french(workspace):
 @pytest.mark.slow
 @pytest.mark.jit
 def test_comparing_every_backend_runs_top_to_bottom(workspace, named_set):
-    smaller = {"max_puzzles=3, timeout=1,": "max_puzzles=2, timeout=0.5,"}
+    smaller = {"max_puzzles=3, timeout=1,": "max_puzzles=2, timeout=0.25,"}
     notebook = run("2-comparing-backends.ipynb", workspace, smaller)
-    assert any("max_puzzles=2, timeout=0.5," in cell.source for cell in notebook.cells)
+    assert any("max_puzzles=2, timeout=0.25," in cell.source for cell in notebook.cells)
     assert errors_in(notebook) == []
     assert 'class="sudokucp-comparison"' in outputs(notebook, "compare")
     assert "virtual best" in outputs(notebook, "score-table")
@@ -181,7 +181,7 @@ def test_your_own_backend_runs_top_to_bottom(workspace):
 
 def test_the_hardness_peak_runs_top_to_bottom(workspace):
     """The small sweep: balanced holes counted, every run judged, the medians and the plot."""
-    smaller = {"COUNT = 2": "COUNT = 1", "LIMIT = 1.0": "LIMIT = 0.5",  # the lesson's code,
+    smaller = {"COUNT = 2": "COUNT = 1", "LIMIT = 1.0": "LIMIT = 0.3",  # the lesson's code,
                "0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8": "0.4, 0.55, 0.8"}  # on a fifth of its runs
     notebook = run("4-the-hardness-peak.ipynb", workspace, smaller)
     assert any("COUNT = 1" in cell.source for cell in notebook.cells)
