@@ -129,13 +129,13 @@ def named_set(tmp_path, monkeypatch):
     assert datasets.cached(NAMED_SET) is None
 
 
-SEEDS_SMALLER = {"timeout=1,": "timeout=0.3,"}  # the lesson's code, its time-outs shorter
+SEEDS_SMALLER = {"timeout=1,": "timeout=0.2,"}  # the lesson's code, its time-outs shorter
 
 
 @pytest.mark.slow
 def test_the_seeds_lesson_runs_top_to_bottom(workspace):
     notebook = run("1-the-seeds-lesson.ipynb", workspace, SEEDS_SMALLER)
-    assert any("timeout=0.3," in cell.source for cell in notebook.cells)
+    assert any("timeout=0.2," in cell.source for cell in notebook.cells)
     assert errors_in(notebook) == []
     assert 'class="sudokucp-comparison"' in outputs(notebook, "compare")
     assert "image/png" in str(next(c for c in notebook.cells if c.get("id") == "cactus").outputs)
