@@ -118,8 +118,6 @@ def numba_registries() -> None:
             del sys.modules["scipy.linalg"]
 
 
-
-
 def module(kernel: str) -> ModuleType:
     """The module of a kernel (one of KERNELS), imported with numba's cache folder set."""
     if kernel not in KERNELS:
@@ -166,7 +164,6 @@ def compiled(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
 def _call_dfs(k: ModuleType, entry: str, version: int) -> None:
     """One call of a dfs entry point on an empty 4x4 grid, at a level of its version."""
     from sudokucp.backends.jit.layout import FULL, LOCKED
-    from sudokucp.rules import CLASSIC
 
     geo = k.layout(4, 2, 2, (LOCKED, FULL)[version], 0, 1, 1)
     _call_search(k, entry, k.state(k.tables(Shape(2, 2), CLASSIC), geo, 1), 16)

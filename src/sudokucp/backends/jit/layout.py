@@ -85,7 +85,15 @@ def tables(shape: Any, rules: Any) -> tuple[Any, ...]:
     return (np.array([lay.groups[g] for g in full], np.int64), padded(lay.peers, shape.cells),
             np.array([groups[:3] for groups in lay.cell_groups], np.int64), allowed,
             padded([cells for cells, _ in lay.sums]),
-            np.array([total for _, total in lay.sums], np.int64), *sum_table(shape.side))
+            np.array([total for _, total in lay.sums], np.int64),
+            *(sum_table(shape.side) if lay.sums else no_table()))
+
+
+def no_table() -> tuple[Any, Any]:
+    """Empty combos and starts: no cage sum to read them, or a side above TABLE_SIDE."""
+    import numpy as np
+
+    return np.zeros(0, np.int64), np.zeros(1, np.int64)
 
 
 @cache
@@ -96,14 +104,13 @@ def sum_table(side: int) -> tuple[Any, Any]:
 
     stride = side * (side + 1) // 2 + 1
     if side > TABLE_SIDE:
-        return np.zeros(0, np.int64), np.zeros(1, np.int64)
+        return no_table()
     masks = np.arange(1 << side, dtype=np.int64)
     bits = (masks[:, None] >> np.arange(side)) & 1
     keys = bits.sum(axis=1) * stride + bits @ np.arange(1, side + 1)
     order = np.argsort(keys, kind="stable")
     starts = np.searchsorted(keys[order], np.arange((side + 1) * stride + 1))
     return masks[order], starts.astype(np.int64)
-
 
 
 class Dfs(NamedTuple):
