@@ -49,9 +49,8 @@ def start_warm(config, items) -> None:
     """One process (no xdist): the warm-up starts once collected, and only when a test uses
     the kernels (and is to run: not with --collect-only)."""
     folder = getattr(config, "_sudokucp_session", None)
-    if config.option.collectonly:
-        return
-    if folder and not config._sudokucp_warm and any(map(uses_jit, items)):
+    if folder and not (config.option.collectonly or config._sudokucp_warm) \
+            and any(map(uses_jit, items)):
         config._sudokucp_warm = warm_jit(Path(os.environ["NUMBA_CACHE_DIR"]), Path(folder))
 
 

@@ -21,11 +21,15 @@ pytest.importorskip("numba")
 pytestmark = pytest.mark.skipif(shutil.which(os.environ.get("CC", "cc")) is None,
                                 reason="no C compiler: the machine code cannot be built ahead")
 
-RUN = ("import sys\n"
-       "from sudokucp.cli import main\n"
-       "code = main(sys.argv[1:])\n"
-       "sys.stderr.write(f'numba imported: {\"numba\" in sys.modules}\\n')\n"
-       "sys.exit(code)\n")
+
+def command_then(said: str) -> str:
+    """A script: the command line on its arguments, then `said` (code that writes one line on
+    standard error), then the command's exit status."""
+    return ("import sys\nfrom sudokucp.cli import main\ncode = main(sys.argv[1:])\n"
+            f"{said}sys.exit(code)\n")
+
+
+RUN = command_then("sys.stderr.write(f'numba imported: {\"numba\" in sys.modules}\\n')\n")
 MODULE_PATH = "from sudokucp.backends.jit import ahead\nprint(ahead.module_path())"
 GRID = load_puzzles(PUZZLES / "generated" / "9x9-expert.txt")[0].to_line()
 
@@ -51,14 +55,11 @@ def run(env: dict, code: str) -> str:
 
 
 # The command line, then how many versions of each step of the band-wise search it compiled.
-FIRST = ("import sys\n"
-         "from sudokucp.cli import main\n"
-         "code = main(sys.argv[1:])\n"
-         "from sudokucp.backends.jit import bands\n"
-         "steps = ('run', 'load', 'put', 'propagate', 'branch', 'run_many')\n"
-         "counts = (len(getattr(bands, step).signatures) for step in steps)\n"
-         "sys.stderr.write(f'band steps compiled: {\" \".join(map(str, counts))}\\n')\n"
-         "sys.exit(code)\n")
+FIRST = command_then(
+    "from sudokucp.backends.jit import bands\n"
+    "steps = ('run', 'load', 'put', 'propagate', 'branch', 'run_many')\n"
+    "counts = (len(getattr(bands, step).signatures) for step in steps)\n"
+    "sys.stderr.write(f'band steps compiled: {\" \".join(map(str, counts))}\\n')\n")
 
 
 @pytest.fixture(scope="module")
