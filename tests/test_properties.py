@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from conftest import COMPLETE
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
@@ -157,6 +158,7 @@ def contenders(shape: Shape) -> list[str]:
     return [name for name in COMPLETE if shape.side <= MAX_SIDE.get(name, shape.side)]
 
 
+@pytest.mark.jit  # jit is among them: the test waits for the kernels' warm-up, not compiling them
 @settings(max_examples=25, deadline=None)
 @given(puzzle=puzzles())
 def test_complete_backends_agree_on_counts(puzzle):

@@ -121,14 +121,15 @@ def unit_rules(shape: Shape, kinds: set[str], rng: random.Random) -> Rules:
 
 def reference_grid(shape: Shape, rules: Rules, rng: random.Random) -> list[int] | None:
     """A grid keeping the unit rules: a random Latin square that does (4x4), else a classic
-    pattern when nothing beyond boxes is asked, else the sat backend's answer on the empty grid
-    (None when the rules admit no grid)."""
+    pattern when nothing beyond boxes is asked, else CP-SAT's answer on the empty grid (None
+    when the rules admit no grid: CP-SAT refutes a 9x9 jigsaw with anti-knight in 0.3 s, where
+    pycosat took 6 to 12 s)."""
     if shape.side == 4:
         keeping = [g for g in latin_squares(4) if is_solution(Puzzle(shape, g, "", rules), g)]
         return list(rng.choice(keeping)) if keeping else None
     if rules.classic:
         return pattern_grid(shape, rng)
-    result = get_backend("sat").solve(Puzzle(shape, (0,) * shape.cells, "", rules))
+    result = get_backend("cpsat").solve(Puzzle(shape, (0,) * shape.cells, "", rules))
     return list(result.solution) if result.solution else None
 
 
