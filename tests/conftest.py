@@ -31,6 +31,7 @@ def pytest_configure(config) -> None:
     config.addinivalue_line("markers", "jit: uses the jit kernels (waits for their warm-up)")
     if os.environ.get(SESSION_ENV):
         return  # a worker of this session: set already
+    write_bytecode()
     folder = tempfile.mkdtemp(prefix="sudokucp-tests-")
     cache = getattr(config, "cache", None)  # None with -p no:cacheprovider
     numba = cache.mkdir("sudokucp-numba") if cache is not None else Path(folder) / "numba"
@@ -43,6 +44,15 @@ def pytest_configure(config) -> None:
     if getattr(config.option, "numprocesses", None):  # xdist's workers inherit the environment
         config._sudokucp_warm = warm_jit(Path(numba), Path(folder))  # before they collect
         config.option.loadscopereorder = False  # files handed out in the order set below
+
+
+def write_bytecode() -> None:
+    """The tests' processes keep their compiled bytecode (__pycache__, as Python does by
+    default) even where PYTHONDONTWRITEBYTECODE is set, as in many container images: a run
+    starts Python about 300 times (the harness's workers, the command line), and each would
+    compile the package's modules anew (about 0.1 s of CPU each)."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
 
 
 def start_warm(config, items) -> None:
