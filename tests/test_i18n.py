@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "sudokucp"
 SEEDS = ROOT / "puzzles" / "seeds"
 MARKERS = ("_", "N_")
+CALLED = re.compile(r"(?<![\w.])(N_|_|ngettext)\s*\(")  # a call of a marker or of ngettext
 
 
 def code_messages() -> dict[object, str]:
@@ -31,7 +32,10 @@ def code_messages() -> dict[object, str]:
     ngettext(), and each {{text}} of the HTML templates; with where it is."""
     found: dict[object, str] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        source = path.read_text(encoding="utf-8")
+        if not CALLED.search(source):
+            continue  # no call of a marker: not worth parsing (most modules; once per worker)
+        for node in ast.walk(ast.parse(source)):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
             texts = [a.value for a in node.args[:2] if isinstance(a, ast.Constant)
