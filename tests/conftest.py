@@ -3,6 +3,7 @@ the session's own caches, so that a warm cache on the machine changes no test's 
 
 from __future__ import annotations
 
+import errno
 import importlib
 import importlib.util
 import os
@@ -303,3 +304,27 @@ def chromium():
 
     with launched() as browser:
         yield browser
+
+
+@pytest.fixture
+def locked_folder(tmp_path):
+    """(folder, reason): an empty folder that refuses new files and the reason the system gives.
+    Its mode (0o555) for a user; for root, who writes whatever the mode, the immutable flag
+    (chattr +i: 'Operation not permitted'), else a skip that says why."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o555)
+    if not os.access(folder, os.W_OK):
+        yield folder, "Permission denied"
+        folder.chmod(0o755)
+        return
+    folder.chmod(0o755)
+    immutable = shutil.which("chattr")
+    if immutable is None or subprocess.run([immutable, "+i", str(folder)],
+                                           capture_output=True).returncode:
+        pytest.skip("root writes in any folder whatever its mode, and chattr +i (the immutable "
+                    "flag, which needs CAP_LINUX_IMMUTABLE) is not at hand")
+    try:
+        yield folder, os.strerror(errno.EPERM)
+    finally:
+        subprocess.run([immutable, "-i", str(folder)], check=True)

@@ -164,15 +164,12 @@ def test_an_out_that_cannot_be_written_gets_one_line(tmp_path, make, out, words)
     _clean_refusal(done, *words)
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes in any folder whatever its mode, "
-                                              "and no read-only mount is at hand")
-def test_an_out_without_permission_gets_one_line(tmp_path):
-    locked = tmp_path / "locked"
-    locked.mkdir(mode=0o555)
+def test_an_out_without_permission_gets_one_line(tmp_path, locked_folder):
+    locked, reason = locked_folder
     for out in (locked, locked / "out"):
         done = _cli("--backends", "mrv", "--puzzles", str(FOUR), "--out", str(out),
                     cwd=tmp_path)
-        _clean_refusal(done, str(out), "Permission denied")
+        _clean_refusal(done, str(out), reason)
 
 
 def test_permission_denied_is_named_even_as_root(tmp_path, monkeypatch):

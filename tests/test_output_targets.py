@@ -1,8 +1,9 @@
 """Every file or folder a command writes is checked before any work (made, a folder, writable),
 and a write that fails (a full disk) is one line naming the file, with nothing half-written left.
 
-Permissions are not enforced for the superuser: the tests of an unwritable folder skip as root;
-a file in place of a folder, a missing parent and a full disk (simulated) work for anyone."""
+A folder that refuses new files is locked by its mode, or for root (whom modes do not stop) by
+the immutable flag (conftest's locked_folder); a file in place of a folder, a missing parent and
+a full disk (simulated) work for anyone."""
 
 from __future__ import annotations
 
@@ -19,19 +20,6 @@ from sudokucp.io import files
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 GRIDS_4X4 = str(PUZZLES / "examples" / "4x4.txt")
 FULL = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-
-@pytest.fixture
-def read_only(tmp_path):
-    """A folder that refuses new files; skipped where permissions do not hold (as root)."""
-    folder = tmp_path / "locked"
-    folder.mkdir()
-    folder.chmod(0o555)
-    if os.access(folder, os.W_OK):
-        folder.chmod(0o755)
-        pytest.skip("permissions are not enforced here (root): every folder takes new files")
-    yield folder
-    folder.chmod(0o755)
 
 
 @pytest.fixture
@@ -73,11 +61,12 @@ def test_a_file_in_the_way_is_named(tmp_path):
         files.writable_file(tmp_path)
 
 
-def test_an_unwritable_folder_is_refused(read_only):
-    with pytest.raises(files.NotWritable, match="Permission denied"):
-        files.writable_folder(read_only)
-    with pytest.raises(files.NotWritable, match=r"x.txt: Permission denied \(in the folder"):
-        files.writable_file(read_only / "x.txt")
+def test_an_unwritable_folder_is_refused(locked_folder):
+    folder, reason = locked_folder
+    with pytest.raises(files.NotWritable, match=reason):
+        files.writable_folder(folder)
+    with pytest.raises(files.NotWritable, match=rf"x.txt: {reason} \(in the folder"):
+        files.writable_file(folder / "x.txt")
 
 
 def test_a_failed_atomic_write_names_the_file_and_leaves_nothing(tmp_path):
@@ -107,10 +96,11 @@ def test_generate_checks_its_file_before_generating(tmp_path, capsys, no_work, t
     assert everything_in(tmp_path) == before
 
 
-def test_generate_refuses_an_unwritable_folder(read_only, capsys, no_work):
-    assert main(["generate", "--shape", "4x4", "-o", str(read_only / "x.txt")]) == 2
-    assert "Permission denied" in one_line(capsys.readouterr().err)
-    assert everything_in(read_only) == []
+def test_generate_refuses_an_unwritable_folder(locked_folder, capsys, no_work):
+    folder, reason = locked_folder
+    assert main(["generate", "--shape", "4x4", "-o", str(folder / "x.txt")]) == 2
+    assert reason in one_line(capsys.readouterr().err)
+    assert everything_in(folder) == []
 
 
 def test_generate_makes_a_missing_folder_and_leaves_no_temporary_file(tmp_path, capsys):
@@ -158,9 +148,10 @@ def test_ladder_checks_its_folder_before_the_runs(tmp_path, capsys, no_work, tar
     assert message in one_line(capsys.readouterr().err)
 
 
-def test_ladder_refuses_an_unwritable_folder(read_only, capsys, no_work):
-    assert main(["ladder", GRIDS_4X4, "--out", str(read_only)]) == 2
-    assert "Permission denied" in one_line(capsys.readouterr().err)
+def test_ladder_refuses_an_unwritable_folder(locked_folder, capsys, no_work):
+    folder, reason = locked_folder
+    assert main(["ladder", GRIDS_4X4, "--out", str(folder)]) == 2
+    assert reason in one_line(capsys.readouterr().err)
 
 
 def test_ladder_on_a_full_disk_prints_the_table_and_names_the_file(tmp_path, capsys,
