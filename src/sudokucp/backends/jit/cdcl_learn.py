@@ -38,8 +38,9 @@ LBD_CAP = 31  # count_levels stops counting there
 # --- learning ------------------------------------------------------------------------------------
 
 @internal
-def clause_of(kind, a, b, units, pool, meta, out, n):
+def clause_of(kind, a, b, s, out, n):
     """Write the literals of a structural or pooled clause to `out`; returns its length."""
+    units, pool, meta = s.units, s.pool, s.meta
     if kind == K_CELL:
         for d in range(n):
             out[d] = 2 * (a * n + d)
@@ -61,23 +62,24 @@ def clause_of(kind, a, b, units, pool, meta, out, n):
 
 
 @internal
-def reason_of(v, iv, units, pool, meta, out, n):
+def reason_of(v, s, out, n):
     """The clause that implied variable v (which must not be a decision), into `out`."""
-    r = iv[V_REASON, v]
+    r = s.iv[V_REASON, v]
     if r >= 0:
-        return clause_of(np.int64(K_POOL), r, np.int64(0), units, pool, meta, out, n)
+        return clause_of(np.int64(K_POOL), r, np.int64(0), s, out, n)
     t = -2 - r
     kind = t % 3
-    return clause_of(kind, t // 3, v, units, pool, meta, out, n)
+    return clause_of(kind, t // 3, v, s, out, n)
 
 
 @internal
-def analyze(iv, act, fregs, units, pool, meta, regs, n):
+def analyze(s, n):
     """First-UIP analysis of the conflict in regs: the learned clause goes to iv[V_OUT] (asserting
     literal first, then one of the highest level); returns (length, backjump level, LBD)."""
+    iv, regs = s.iv, s.regs
     tmp, out, seen = iv[V_TMP], iv[V_OUT], iv[V_SEEN]
     level, lvl = iv[V_LEVEL], regs[Q_LEVEL]
-    size = clause_of(regs[Q_CKIND], regs[Q_CA], regs[Q_CB], units, pool, meta, tmp, n)
+    size = clause_of(regs[Q_CKIND], regs[Q_CA], regs[Q_CB], s, tmp, n)
     path = 0
     length = np.int64(1)  # typed: a literal compiles the callees once more
     idx = regs[Q_TRAIL] - 1
@@ -90,7 +92,7 @@ def analyze(iv, act, fregs, units, pool, meta, regs, n):
                 continue
             if not seen[v] and level[v] > 0:
                 seen[v] = 1
-                bump(iv, act, fregs, v)
+                bump(iv, s.act, s.fregs, v)
                 if level[v] >= lvl:
                     path += 1
                 else:
@@ -104,7 +106,7 @@ def analyze(iv, act, fregs, units, pool, meta, regs, n):
         path -= 1
         if path <= 0:
             break
-        size = reason_of(p >> 1, iv, units, pool, meta, tmp, n)
+        size = reason_of(p >> 1, s, tmp, n)
     out[0] = p ^ 1
     for t in range(1, length):  # a digit struck by a placement: name the placement instead
         q = out[t]
@@ -127,10 +129,10 @@ def analyze(iv, act, fregs, units, pool, meta, regs, n):
     clear = iv[V_CLEAR]
     marked = np.int64(0)  # vars marked seen by the recursive check, cleared below
     if regs[Q_MINIMIZE]:
-        marked = minimise(out, length, iv, units, pool, meta, n)
+        marked = minimise(out, length, s, n)
     else:
         for t in range(1, length):  # drop literals implied by others of the clause (local)
-            if local_redundant(out[t] >> 1, iv, units, pool, meta, n):
+            if local_redundant(out[t] >> 1, s, n):
                 out[t] = -1 - out[t]
     kept = np.int64(1)
     for t in range(1, length):
@@ -154,12 +156,13 @@ def analyze(iv, act, fregs, units, pool, meta, regs, n):
 
 
 @internal
-def local_redundant(v, iv, units, pool, meta, n):
+def local_redundant(v, s, n):
     """Whether every other literal of v's reason is in the clause (seen) or holds at level 0."""
+    iv = s.iv
     if iv[V_REASON, v] == NO_REASON:
         return False
     seen, level, tmp = iv[V_SEEN], iv[V_LEVEL], iv[V_TMP]
-    size = reason_of(v, iv, units, pool, meta, tmp, n)
+    size = reason_of(v, s, tmp, n)
     for j in range(size):
         w = tmp[j] >> 1
         if w != v and not seen[w] and level[w] > 0:
@@ -168,9 +171,10 @@ def local_redundant(v, iv, units, pool, meta, n):
 
 
 @internal
-def minimise(out, length, iv, units, pool, meta, n):
+def minimise(out, length, s, n):
     """Recursive minimising (MiniSat's): mark out[t] (t >= 1) as -1 - out[t] when the clause's
     other literals imply it through reasons alone; returns the vars it marked seen (V_CLEAR)."""
+    iv = s.iv
     level = iv[V_LEVEL]
     levels = np.int64(0)  # a bit per level (mod 64) of the clause: no literal of another goes
     for t in range(1, length):
@@ -180,16 +184,17 @@ def minimise(out, length, iv, units, pool, meta, n):
         v = out[t] >> 1
         if iv[V_REASON, v] == NO_REASON:
             continue
-        ok, marked = implied(v, levels, marked, iv, units, pool, meta, n)
+        ok, marked = implied(v, levels, marked, s, n)
         if ok:
             out[t] = -1 - out[t]
     return marked
 
 
 @internal
-def implied(v0, levels, marked, iv, units, pool, meta, n):
+def implied(v0, levels, marked, s, n):
     """Whether v0 follows from the seen vars by reasons (depth first); the vars it proves get
     seen and are listed in V_CLEAR from `marked` on, undone when it fails."""
+    iv = s.iv
     seen, level, tmp = iv[V_SEEN], iv[V_LEVEL], iv[V_TMP]
     stack, clear = iv[V_STACK], iv[V_CLEAR]
     top = marked
@@ -198,7 +203,7 @@ def implied(v0, levels, marked, iv, units, pool, meta, n):
     while depth:
         depth -= 1
         v = stack[depth]
-        size = reason_of(v, iv, units, pool, meta, tmp, n)
+        size = reason_of(v, s, tmp, n)
         for j in range(size):
             u = tmp[j] >> 1
             if u == v or seen[u] or level[u] == 0:
@@ -234,9 +239,10 @@ def count_levels(out, length, level):
 
 
 @internal
-def add_clause(lits, length, lbd, pool, meta, watch, lists, regs):
+def add_clause(lits, length, lbd, s):
     """Store a clause (run() keeps room for one), its first two literals watched; -2 when the
     watch arena is full (the caller lays the lists out again)."""
+    pool, meta, watch, lists, regs = s.pool, s.meta, s.watch, s.lists, s.regs
     i = regs[Q_NCL]
     start = regs[Q_POOL]
     for t in range(length):
@@ -251,9 +257,10 @@ def add_clause(lits, length, lbd, pool, meta, watch, lists, regs):
 
 
 @internal
-def reduce_pool(iv, pool, meta, watch, lists, regs):
+def reduce_pool(s):
     """Keep the clauses of LBD <= 2 (blocking ones: 0), the reasons of assignments and the better
     half of the rest (by LBD, newer first); compact, renumber the reasons, rebuild the watches."""
+    iv, pool, meta, regs = s.iv, s.pool, s.meta, s.regs
     count = regs[Q_NCL]
     half = count // 2  # the better half: lower LBD first, the newer first among equals
     buckets = iv[V_TMP]  # by LBD: a count, not a sort (np.argsort compiles numba's quicksort,
@@ -299,6 +306,6 @@ def reduce_pool(iv, pool, meta, watch, lists, regs):
             iv[V_REASON, v] = keep[iv[V_REASON, v]]
     regs[Q_NCL] = kept
     regs[Q_POOL] = at
-    rebuild_watches(pool, meta, watch, lists, regs)
+    rebuild_watches(s)
 
 

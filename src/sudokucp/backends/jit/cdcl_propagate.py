@@ -43,8 +43,9 @@ def value(iv, lit):
 
 
 @njit(cache=True, inline="always")
-def put(lit, reason, level, tail, iv, cells, uds, cunits, cpos, n):
+def put(lit, reason, level, tail, s, n):
     """Assign a literal at trail position `tail` and keep the masks in step; 1 for a placement."""
+    iv, cells, uds, cunits, cpos = s.iv, s.cells, s.uds, s.cunits, s.cpos
     v = lit >> 1
     positive = 1 - (lit & 1)
     iv[V_VAL, v] = positive
@@ -65,21 +66,23 @@ def put(lit, reason, level, tail, iv, cells, uds, cunits, cpos, n):
 
 
 @internal
-def enqueue(lit, reason, iv, cells, uds, cunits, cpos, regs, n):
+def enqueue(lit, reason, s, n):
     """Assign a literal at the current level, at the end of the trail. A call, not inlined: its
     callers are outside propagation, and each inlined copy is typed and lowered again."""
-    placed = put(lit, reason, regs[Q_LEVEL], regs[Q_TRAIL], iv, cells, uds, cunits, cpos, n)
+    regs = s.regs
+    placed = put(lit, reason, regs[Q_LEVEL], regs[Q_TRAIL], s, n)
     regs[Q_TRAIL] += 1
     regs[Q_PLACED] += placed
     regs[Q_NODES] += placed
 
 
 @internal
-def backtrack(level, iv, act, cells, uds, cunits, cpos, lims, regs, n):
+def backtrack(level, s, n):
     """Undo every assignment above `level`, saving phases and returning variables to the heap."""
+    iv, cells, uds, cunits, cpos, regs = s.iv, s.cells, s.uds, s.cunits, s.cpos, s.regs
     if regs[Q_LEVEL] <= level:
         return
-    stop = lims[level]
+    stop = s.lims[level]
     for t in range(regs[Q_TRAIL] - 1, stop - 1, -1):
         lit = iv[V_TRAIL, t]
         v = lit >> 1
@@ -96,7 +99,7 @@ def backtrack(level, iv, act, cells, uds, cunits, cpos, lims, regs, n):
                 uds[1, cunits[c, k] * n + d] = -1
         iv[V_PHASE, v] = iv[V_VAL, v]
         iv[V_VAL, v] = -1
-        heap_insert(iv, act, regs, v)
+        heap_insert(iv, s.act, regs, v)
     regs[Q_TRAIL] = stop
     regs[Q_HEAD] = stop
     regs[Q_LEVEL] = level
@@ -131,8 +134,9 @@ def add_watch(lit, clause, blocker, watch, lists, regs):
 
 
 @internal
-def rebuild_watches(pool, meta, watch, lists, regs):
+def rebuild_watches(s):
     """Lay the watch lists out afresh, contiguous, from the first two literals of each clause."""
+    pool, meta, watch, lists, regs = s.pool, s.meta, s.watch, s.lists, s.regs
     lists[1, :] = 0
     for i in range(regs[Q_NCL]):
         start = meta[0, i]
@@ -156,9 +160,11 @@ def rebuild_watches(pool, meta, watch, lists, regs):
 
 
 @internal
-def propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists, regs, n):
+def propagate(s, n):
     """Unit propagation over the structure and the watched clauses; True on a conflict (kept in
     regs as kind and payload). The trail's head and tail live in locals until it returns."""
+    iv, cells, uds, units, cunits, cpos, regs = s.iv, s.cells, s.uds, s.units, s.cunits, s.cpos, \
+        s.regs
     head, tail, level = regs[Q_HEAD], regs[Q_TRAIL], regs[Q_LEVEL]
     placed = 0
     failed = False
@@ -174,8 +180,7 @@ def propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lis
                 w = c * n + low_index(m)
                 m &= m - 1
                 if iv[V_VAL, w] < 0:
-                    placed += put(2 * w + 1, -2 - (v * 3 + K_BIN), level, tail, iv, cells, uds,
-                                  cunits, cpos, n)
+                    placed += put(2 * w + 1, -2 - (v * 3 + K_BIN), level, tail, s, n)
                     tail += 1
                 elif iv[V_VAL, w] == 1:
                     failed = conflict(regs, K_BIN, v, w)
@@ -188,8 +193,7 @@ def propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lis
                     w = units[u, low_index(m)] * n + d
                     m &= m - 1
                     if iv[V_VAL, w] < 0:
-                        placed += put(2 * w + 1, -2 - (v * 3 + K_BIN), level, tail, iv, cells,
-                                      uds, cunits, cpos, n)
+                        placed += put(2 * w + 1, -2 - (v * 3 + K_BIN), level, tail, s, n)
                         tail += 1
                     elif iv[V_VAL, w] == 1:
                         failed = conflict(regs, K_BIN, v, w)
@@ -203,8 +207,7 @@ def propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lis
                 elif not m & (m - 1):
                     w = c * n + low_index(m)
                     if iv[V_VAL, w] < 0:
-                        placed += put(2 * w, -2 - (c * 3 + K_CELL), level, tail, iv, cells, uds,
-                                      cunits, cpos, n)
+                        placed += put(2 * w, -2 - (c * 3 + K_CELL), level, tail, s, n)
                         tail += 1
             for k in range(3):
                 if failed:
@@ -217,13 +220,11 @@ def propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lis
                     elif not m & (m - 1):
                         w = units[cunits[c, k], low_index(m)] * n + d
                         if iv[V_VAL, w] < 0:
-                            placed += put(2 * w, -2 - (ud * 3 + K_UNIT), level, tail, iv, cells,
-                                          uds, cunits, cpos, n)
+                            placed += put(2 * w, -2 - (ud * 3 + K_UNIT), level, tail, s, n)
                             tail += 1
             false_lit = 2 * v
         if not failed:
-            tail, more = watched(false_lit, level, tail, iv, cells, uds, cunits, cpos, pool, meta,
-                                 watch, lists, regs, n)
+            tail, more = watched(false_lit, level, tail, s, n)
             if tail < 0:
                 tail = -1 - tail
                 failed = True
@@ -235,10 +236,10 @@ def propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lis
 
 
 @njit(cache=True, inline="always")
-def watched(false_lit, level, tail, iv, cells, uds, cunits, cpos, pool, meta, watch, lists, regs,
-            n):
+def watched(false_lit, level, tail, s, n):
     """Visit the clauses watching a literal that just became false; returns the trail's new
     tail (-1 - tail on a conflict) and the placements made."""
+    iv, pool, meta, watch, lists, regs = s.iv, s.pool, s.meta, s.watch, s.lists, s.regs
     base = lists[0, false_lit]
     size = lists[1, false_lit]
     placed = 0
@@ -284,7 +285,7 @@ def watched(false_lit, level, tail, iv, cells, uds, cunits, cpos, pool, meta, wa
             lists[1, false_lit] = j
             conflict(regs, K_POOL, ci, 0)
             return -1 - tail, placed
-        placed += put(first, ci, level, tail, iv, cells, uds, cunits, cpos, n)
+        placed += put(first, ci, level, tail, s, n)
         tail += 1
     lists[1, false_lit] = j
     return tail, placed

@@ -66,14 +66,7 @@ from typing import Any
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.backends.jit import ahead
 from sudokucp.backends.jit.batches import Batch, Batches  # noqa: F401 (Batch: re-exported)
-from sudokucp.backends.jit.kernels import (
-    LIGHT,
-    STRONG,
-    as_grid,
-    cell_positions,
-    ready,
-    tables,
-)
+from sudokucp.backends.jit.kernels import LIGHT, STRONG, as_grid, learning_tables, ready
 from sudokucp.backends.jit.layout import (
     EXHAUSTED,
     LIMIT,
@@ -218,7 +211,7 @@ class Jit(Batches, Backend):
         if kernel == "dfs":
             dfs_tables(shape, CLASSIC)
         if kernel == "cdcl":
-            cell_positions(shape)
+            learning_tables(shape)
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         shape, keep = puzzle.shape, self._keep
@@ -289,20 +282,19 @@ class Jit(Batches, Backend):
         """The clause-learning kernel on fresh arrays (the pool grows when it must)."""
         k, shape, limit, handover, options = plan.k, plan.shape, plan.limit, plan.handover, \
             self.options
-        learning = k.state(shape.side, limit, int(handover), plan.capacity)
+        learning = k.state(learning_tables(shape), limit, int(handover), plan.capacity)
         regs = learning.regs
         regs[k.Q_POLARITY] = PHASES.index(options["phase"])
         regs[k.Q_GLUCOSE] = options["restarts"] == "glucose"
         regs[k.Q_MINIMIZE] = options["minimise"] == "recursive"
         regs[k.Q_PROBE] = options["probe"]
-        shape_arrays = (*tables(shape), cell_positions(shape))
 
         def step(budget: int) -> int:
             nonlocal learning
-            status = k.run(grid, *shape_arrays, *learning, budget)
+            status = k.run(grid, learning, budget)
             while status == k.GROW:  # clauses it may not drop (blocking ones) filled the pool
                 learning = k.grow(learning)
-                status = k.run(grid, *shape_arrays, *learning, budget)
+                status = k.run(grid, learning, budget)
             return status
 
         status, timed_out = _drive(step, regs, learning.sols, k.Q_STORED, solutions, deadline)
