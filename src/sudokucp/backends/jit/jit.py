@@ -199,15 +199,11 @@ class Jit(Batches, Backend):
         level = LEVELS.index(name)
         return level if classic else level - level % 2
 
-    def dfs_version_of(self, shape: Shape) -> int:
-        """The dfs kernel's compiled version that searches a shape (see dfs_version)."""
-        return dfs_version(self.level(shape))
-
     def _prepare(self, shape: Shape) -> None:
         """The entry point that searches one grid of the shape compiled (once per process; only
         that one) and the tables it reads."""
         kernel = self.kernel(shape)
-        ready(kernel, "run", self.dfs_version_of(shape) if kernel == "dfs" else 0)
+        ready(kernel, "run", dfs_version(self.level(shape)) if kernel == "dfs" else 0)
         if kernel == "dfs":
             dfs_tables(shape, CLASSIC)
         if kernel == "cdcl":
@@ -225,7 +221,7 @@ class Jit(Batches, Backend):
             k, state = self._state(shape, limit, int(handover), capacity, rules=puzzle.rules)
             plan = _Plan("dfs", k, shape, limit, handover, capacity, state)
         solutions = Found(keep)
-        search = self._dfs if plan.dfs else self._cdcl
+        search = self._cdcl if plan.kernel == "cdcl" else self._dfs
         status, timed_out, stats = search(plan, as_grid(puzzle.cells), solutions, deadline)
         if timed_out:
             stats[TIMED_OUT] = 1
