@@ -38,9 +38,8 @@ LBD_CAP = 31  # count_levels stops counting there
 # --- learning ------------------------------------------------------------------------------------
 
 @internal
-def clause_of(kind, a, b, s, out, n):
+def clause_of(kind, a, b, units, pool, meta, out, n):
     """Write the literals of a structural or pooled clause to `out`; returns its length."""
-    units, pool, meta = s.units, s.pool, s.meta
     if kind == K_CELL:
         for d in range(n):
             out[d] = 2 * (a * n + d)
@@ -62,24 +61,24 @@ def clause_of(kind, a, b, s, out, n):
 
 
 @internal
-def reason_of(v, s, out, n):
+def reason_of(v, iv, units, pool, meta, out, n):
     """The clause that implied variable v (which must not be a decision), into `out`."""
-    r = s.iv[V_REASON, v]
+    r = iv[V_REASON, v]
     if r >= 0:
-        return clause_of(np.int64(K_POOL), r, np.int64(0), s, out, n)
+        return clause_of(np.int64(K_POOL), r, np.int64(0), units, pool, meta, out, n)
     t = -2 - r
     kind = t % 3
-    return clause_of(kind, t // 3, v, s, out, n)
+    return clause_of(kind, t // 3, v, units, pool, meta, out, n)
 
 
 @internal
 def analyze(s, n):
     """First-UIP analysis of the conflict in regs: the learned clause goes to iv[V_OUT] (asserting
     literal first, then one of the highest level); returns (length, backjump level, LBD)."""
-    iv, regs = s.iv, s.regs
+    iv, units, pool, meta, regs = s.iv, s.units, s.pool, s.meta, s.regs
     tmp, out, seen = iv[V_TMP], iv[V_OUT], iv[V_SEEN]
     level, lvl = iv[V_LEVEL], regs[Q_LEVEL]
-    size = clause_of(regs[Q_CKIND], regs[Q_CA], regs[Q_CB], s, tmp, n)
+    size = clause_of(regs[Q_CKIND], regs[Q_CA], regs[Q_CB], units, pool, meta, tmp, n)
     path = 0
     length = np.int64(1)  # typed: a literal compiles the callees once more
     idx = regs[Q_TRAIL] - 1
@@ -106,7 +105,7 @@ def analyze(s, n):
         path -= 1
         if path <= 0:
             break
-        size = reason_of(p >> 1, s, tmp, n)
+        size = reason_of(p >> 1, iv, units, pool, meta, tmp, n)
     out[0] = p ^ 1
     for t in range(1, length):  # a digit struck by a placement: name the placement instead
         q = out[t]
@@ -129,10 +128,10 @@ def analyze(s, n):
     clear = iv[V_CLEAR]
     marked = np.int64(0)  # vars marked seen by the recursive check, cleared below
     if regs[Q_MINIMIZE]:
-        marked = minimise(out, length, s, n)
+        marked = minimise(out, length, iv, units, pool, meta, n)
     else:
         for t in range(1, length):  # drop literals implied by others of the clause (local)
-            if local_redundant(out[t] >> 1, s, n):
+            if local_redundant(out[t] >> 1, iv, units, pool, meta, n):
                 out[t] = -1 - out[t]
     kept = np.int64(1)
     for t in range(1, length):
@@ -156,13 +155,12 @@ def analyze(s, n):
 
 
 @internal
-def local_redundant(v, s, n):
+def local_redundant(v, iv, units, pool, meta, n):
     """Whether every other literal of v's reason is in the clause (seen) or holds at level 0."""
-    iv = s.iv
     if iv[V_REASON, v] == NO_REASON:
         return False
     seen, level, tmp = iv[V_SEEN], iv[V_LEVEL], iv[V_TMP]
-    size = reason_of(v, s, tmp, n)
+    size = reason_of(v, iv, units, pool, meta, tmp, n)
     for j in range(size):
         w = tmp[j] >> 1
         if w != v and not seen[w] and level[w] > 0:
@@ -171,10 +169,9 @@ def local_redundant(v, s, n):
 
 
 @internal
-def minimise(out, length, s, n):
+def minimise(out, length, iv, units, pool, meta, n):
     """Recursive minimising (MiniSat's): mark out[t] (t >= 1) as -1 - out[t] when the clause's
     other literals imply it through reasons alone; returns the vars it marked seen (V_CLEAR)."""
-    iv = s.iv
     level = iv[V_LEVEL]
     levels = np.int64(0)  # a bit per level (mod 64) of the clause: no literal of another goes
     for t in range(1, length):
@@ -184,17 +181,16 @@ def minimise(out, length, s, n):
         v = out[t] >> 1
         if iv[V_REASON, v] == NO_REASON:
             continue
-        ok, marked = implied(v, levels, marked, s, n)
+        ok, marked = implied(v, levels, marked, iv, units, pool, meta, n)
         if ok:
             out[t] = -1 - out[t]
     return marked
 
 
 @internal
-def implied(v0, levels, marked, s, n):
+def implied(v0, levels, marked, iv, units, pool, meta, n):
     """Whether v0 follows from the seen vars by reasons (depth first); the vars it proves get
     seen and are listed in V_CLEAR from `marked` on, undone when it fails."""
-    iv = s.iv
     seen, level, tmp = iv[V_SEEN], iv[V_LEVEL], iv[V_TMP]
     stack, clear = iv[V_STACK], iv[V_CLEAR]
     top = marked
@@ -203,7 +199,7 @@ def implied(v0, levels, marked, s, n):
     while depth:
         depth -= 1
         v = stack[depth]
-        size = reason_of(v, s, tmp, n)
+        size = reason_of(v, iv, units, pool, meta, tmp, n)
         for j in range(size):
             u = tmp[j] >> 1
             if u == v or seen[u] or level[u] == 0:
