@@ -276,9 +276,8 @@ class Jit(Batches, Backend):
     def _cdcl(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
               ) -> tuple[int, bool, dict]:
         """The clause-learning kernel on fresh arrays (the pool grows when it must)."""
-        k, shape, limit, handover, options = plan.k, plan.shape, plan.limit, plan.handover, \
-            self.options
-        learning = k.state(learning_tables(shape), limit, int(handover), plan.capacity)
+        k, handover, options = plan.k, plan.handover, self.options
+        learning = k.state(learning_tables(plan.shape), plan.limit, int(handover), plan.capacity)
         regs = learning.regs
         regs[k.Q_POLARITY] = PHASES.index(options["phase"])
         regs[k.Q_GLUCOSE] = options["restarts"] == "glucose"

@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from sudokucp.backends.jit import ahead
+from sudokucp.backends.jit.layout import FULL, LOCKED, answers
 from sudokucp.backends.jit.layout import tables as layout_tables
 from sudokucp.puzzle import Shape
 from sudokucp.rules import CLASSIC
@@ -158,8 +159,6 @@ def compiled(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
 
 def _call_dfs(k: ModuleType, entry: str, version: int) -> None:
     """One call of a dfs entry point on an empty 4x4 grid, at a level of its version."""
-    from sudokucp.backends.jit.layout import FULL, LOCKED
-
     geo = k.layout(4, 2, 2, (LOCKED, FULL)[version], 0, 1, 1)
     _call_search(k, entry, k.state(k.tables(Shape(2, 2), CLASSIC), geo, 1), 16)
 
@@ -167,8 +166,6 @@ def _call_dfs(k: ModuleType, entry: str, version: int) -> None:
 def _call_search(k: ModuleType, entry: str, state: Any, cells: int) -> None:
     """One call of a depth-first kernel's entry point (run or run_many) on a state and an empty
     grid."""
-    from sudokucp.backends.jit.layout import answers
-
     grid = as_grid((0,) * cells)
     if entry == "run":
         k.run(grid, state, -1)
