@@ -102,10 +102,9 @@ __all__ = ["BUDGET", "EXHAUSTED", "GROW", "LIMIT", "Q_MINIMIZE", "Q_PROBED", "gr
 # --- the search ----------------------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
-def reset(s, n):
+def reset(iv, act, cells, uds, lists, n):
     """The arrays of a fresh search: nothing assigned, every candidate open, no watch lists
     (loops: a slice assignment lowers to much more code)."""
-    iv, act, cells, uds, lists = s.iv, s.act, s.cells, s.uds, s.lists
     full = (1 << n) - 1
     for v in range(iv.shape[1]):
         iv[V_VAL, v] = -1
@@ -127,10 +126,10 @@ def reset(s, n):
 
 
 @internal
-def begin(grid, s, n):
+def begin(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch, lists,
+          regs, fregs, n):
     """Load the givens at level 0 and propagate; False when they contradict each other."""
-    iv, regs, fregs = s.iv, s.regs, s.fregs
-    reset(s, n)
+    reset(iv, act, cells, uds, lists, n)
     fregs[0] = 1.0
     fregs[1] = 0.0
     for name in (Q_HEAD, Q_TRAIL, Q_LEVEL, Q_PLACED, Q_HEAPN, Q_NCL, Q_POOL, Q_CONFLICTS,
@@ -150,48 +149,56 @@ def begin(grid, s, n):
             if iv[V_VAL, w] == 0:
                 return False
             if iv[V_VAL, w] < 0:
-                enqueue(2 * w, DECIDED, s, n)
-                if propagate(s, n):
+                enqueue(2 * w, DECIDED, iv, cells, uds, cunits, cpos, regs, n)
+                if propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists,
+                             regs, n):
                     return False
-    return not propagate(s, n)
+    return not propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists,
+                         regs, n)
 
 
 @internal
-def probe(s, n):
+def probe(iv, act, cells, uds, units, peers, cunits, cpos, lims, pool, meta, watch, lists, regs,
+          n):
     """Failed literals at the root: a digit whose placement propagates to a conflict is struck
     (it holds in no solution), pass after pass until none fails; False when the root fails."""
-    iv, regs = s.iv, s.regs
     changed = True
     while changed:
         changed = False
         for v in range(n * n * n):
             if iv[V_VAL, v] >= 0:
                 continue
-            s.lims[0] = regs[Q_TRAIL]
+            lims[0] = regs[Q_TRAIL]
             regs[Q_LEVEL] = 1
-            enqueue(2 * v, DECIDED, s, n)
-            failed = propagate(s, n)
-            backtrack(ROOT, s, n)
+            enqueue(2 * v, DECIDED, iv, cells, uds, cunits, cpos, regs, n)
+            failed = propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch,
+                               lists, regs, n)
+            backtrack(ROOT, iv, act, cells, uds, cunits, cpos, lims, regs, n)
             if failed:
                 regs[Q_PROBED] += 1
                 changed = True
-                enqueue(2 * v + 1, DECIDED, s, n)
-                if propagate(s, n):
+                enqueue(2 * v + 1, DECIDED, iv, cells, uds, cunits, cpos, regs, n)
+                if propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists,
+                             regs, n):
                     return False
     iv[V_PHASE, :] = 1
     return True
 
 
 @njit(cache=True, inline="always")
-def start(grid, s, n):
+def start(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch, lists,
+          regs, fregs, n):
     """begin(), then the failed literals when asked (Q_PROBE); False when the root fails."""
-    return begin(grid, s, n) and (not s.regs[Q_PROBE] or probe(s, n))
+    if not begin(grid, units, peers, cunits, cpos, iv, act, cells, uds, lims, pool, meta, watch,
+                 lists, regs, fregs, n):
+        return False
+    return not regs[Q_PROBE] or probe(iv, act, cells, uds, units, peers, cunits, cpos, lims, pool,
+                                      meta, watch, lists, regs, n)
 
 
 @njit(cache=True, inline="always")
-def store(s):
+def store(cells, sols, regs):
     """Count a solution and write it to the buffer if it has room."""
-    cells, sols, regs = s.cells, s.sols, s.regs
     regs[Q_FOUND] += 1
     if regs[Q_STORED] < sols.shape[0]:
         row = sols[regs[Q_STORED]]
@@ -201,13 +208,12 @@ def store(s):
 
 
 @internal
-def block(s, n):
+def block(iv, act, cells, uds, cunits, cpos, lims, pool, meta, watch, lists, regs, n):
     """Back to level 0 and forbid the solution just found; False when no other can exist."""
-    iv = s.iv
     out = iv[V_OUT]
     for c in range(n * n):
-        out[c] = 2 * (c * n + s.cells[1, c]) + 1
-    backtrack(ROOT, s, n)
+        out[c] = 2 * (c * n + cells[1, c]) + 1
+    backtrack(ROOT, iv, act, cells, uds, cunits, cpos, lims, regs, n)
     kept = np.int64(0)  # typed: a literal would compile add_clause once more
     for t in range(n * n):
         if iv[V_VAL, out[t] >> 1] < 0:  # unassigned
@@ -216,41 +222,38 @@ def block(s, n):
     if kept == 0:
         return False
     if kept == 1:
-        enqueue(out[0], DECIDED, s, n)
+        enqueue(out[0], DECIDED, iv, cells, uds, cunits, cpos, regs, n)
         return True
-    if add_clause(out, kept, np.int64(0), s) == -2:
-        rebuild_watches(s)
+    if add_clause(out, kept, np.int64(0), pool, meta, watch, lists, regs) == -2:
+        rebuild_watches(pool, meta, watch, lists, regs)
     return True
 
 
 @njit(cache=True, inline="always")
-def restart_due(s):
+def restart_due(regs, fregs, recent):
     """Luby: the conflicts of this run reached its cut-off; Glucose: the recent clauses' LBD is
     well above the average of all."""
-    regs = s.regs
     if not regs[Q_GLUCOSE]:
         return regs[Q_CONFLICTS] >= regs[Q_NEXT_RESTART]
     if regs[Q_CONFLICTS] - regs[Q_RESTART_AT] < RECENT:
         return False
-    return regs[Q_LBD_SUM] * MARGIN * regs[Q_CONFLICTS] > s.fregs[1] * RECENT
+    return regs[Q_LBD_SUM] * MARGIN * regs[Q_CONFLICTS] > fregs[1] * RECENT
 
 
 @njit(cache=True, inline="always")
-def learn(lbd, s):
+def learn(lbd, regs, fregs, recent):
     """Record a learned clause's LBD in the overall and the recent sums."""
-    regs, recent = s.regs, s.recent
-    s.fregs[1] += lbd
+    fregs[1] += lbd
     slot = regs[Q_CONFLICTS] % RECENT
     regs[Q_LBD_SUM] += lbd - recent[slot]
     recent[slot] = lbd
 
 
 @njit(cache=True, inline="always")
-def keep_target(s):
+def keep_target(iv, lims, regs):
     """On a conflict: the trail below the conflict's level, when longer than the target's, is
     the new target assignment (CaDiCaL's target phases)."""
-    iv, regs = s.iv, s.regs
-    free = s.lims[regs[Q_LEVEL] - 1]
+    free = lims[regs[Q_LEVEL] - 1]
     if free > regs[Q_TARGET]:
         for t in range(free):
             lit = iv[V_TRAIL, t]
@@ -259,9 +262,9 @@ def keep_target(s):
 
 
 @njit(cache=True, inline="always")
-def phase(s, v):
+def phase(iv, regs, v):
     """The value a decision gives v: true (place the digit), the saved one, or the target's."""
-    iv, mode = s.iv, s.regs[Q_POLARITY]
+    mode = regs[Q_POLARITY]
     if mode == PHASE_TRUE:
         return 1
     if mode == PHASE_TARGET and iv[V_TARGET, v] >= 0:
@@ -272,10 +275,16 @@ def phase(s, v):
 @njit(cache=True, _nrt=False)
 def run(grid, s, budget):
     """Search on from the registers for at most `budget` conflicts and decisions (< 0: no bound);
-    returns EXHAUSTED, BUDGET, LIMIT or FULL_BUFFER as dfs.run does, or GROW."""
-    iv, lims, pool, meta, regs, fregs, sols = s.iv, s.lims, s.pool, s.meta, s.regs, s.fregs, s.sols
-    n = s.units.shape[1]
-    if regs[Q_PHASE] == 0 and not start(grid, s, n):
+    returns EXHAUSTED, BUDGET, LIMIT or FULL_BUFFER as dfs.run does, or GROW. The steps take the
+    arrays they read: a call that passes the whole state measured slower at 25x25."""
+    units, peers, cunits, cpos, iv, act, cells, uds = s.units, s.peers, s.cunits, s.cpos, s.iv, \
+        s.act, s.cells, s.uds
+    lims, pool, meta, watch, lists, regs, fregs = s.lims, s.pool, s.meta, s.watch, s.lists, \
+        s.regs, s.fregs
+    recent, sols = s.recent, s.sols
+    n = units.shape[1]
+    if regs[Q_PHASE] == 0 and not start(grid, units, peers, cunits, cpos, iv, act, cells, uds,
+                                        lims, pool, meta, watch, lists, regs, fregs, n):
         regs[Q_PHASE] = 2
     if regs[Q_PHASE] == 2:
         return EXHAUSTED
@@ -283,13 +292,14 @@ def run(grid, s, budget):
     room = n * n * n  # the longest clause there can be
     while True:
         if regs[Q_POOL] + room > pool.shape[0] or regs[Q_NCL] + 2 > meta.shape[1]:
-            reduce_pool(s)
+            reduce_pool(iv, pool, meta, watch, lists, regs)
             if regs[Q_POOL] + 2 * room > pool.shape[0] or 2 * regs[Q_NCL] + 2 > meta.shape[1]:
                 return GROW
-        if propagate(s, n):
+        if propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists, regs,
+                     n):
             if regs[Q_CKIND] == K_OVERFLOW:  # the arena is full: lay the lists out again
-                rebuild_watches(s)
-                backtrack(ROOT, s, n)
+                rebuild_watches(pool, meta, watch, lists, regs)
+                backtrack(ROOT, iv, act, cells, uds, cunits, cpos, lims, regs, n)
                 regs[Q_HEAD] = 0
                 continue
             regs[Q_CONFLICTS] += 1
@@ -298,28 +308,29 @@ def run(grid, s, budget):
                 regs[Q_PHASE] = 2
                 return EXHAUSTED
             if regs[Q_POLARITY] == PHASE_TARGET:
-                keep_target(s)
-            length, back, lbd = analyze(s, n)
-            learn(lbd, s)
-            backtrack(back, s, n)
+                keep_target(iv, lims, regs)
+            length, back, lbd = analyze(iv, act, fregs, units, pool, meta, regs, n)
+            learn(lbd, regs, fregs, recent)
+            backtrack(back, iv, act, cells, uds, cunits, cpos, lims, regs, n)
             out = iv[V_OUT]
             if length == 1:
-                enqueue(out[0], DECIDED, s, n)
+                enqueue(out[0], DECIDED, iv, cells, uds, cunits, cpos, regs, n)
             else:
-                i = add_clause(out, length, lbd, s)
+                i = add_clause(out, length, lbd, pool, meta, watch, lists, regs)
                 if i == -2:  # the arena is full: lay the lists out again
-                    rebuild_watches(s)
+                    rebuild_watches(pool, meta, watch, lists, regs)
                     i = regs[Q_NCL] - 1
                 regs[Q_LEARNED] += 1
-                enqueue(out[0], i, s, n)
+                enqueue(out[0], i, iv, cells, uds, cunits, cpos, regs, n)
             fregs[0] *= DECAY
             continue
         if regs[Q_PLACED] == n * n:
-            store(s)
+            store(cells, sols, regs)
             limit = regs[Q_LIMIT]
             if limit and regs[Q_FOUND] >= limit:
                 return LIMIT
-            if not block(s, n):
+            if not block(iv, act, cells, uds, cunits, cpos, lims, pool, meta, watch, lists, regs,
+                         n):
                 regs[Q_PHASE] = 2
                 return EXHAUSTED
             if regs[Q_KEEP] and regs[Q_STORED] == sols.shape[0]:
@@ -328,9 +339,9 @@ def run(grid, s, budget):
         if regs[Q_CONFLICTS] >= regs[Q_NEXT_REDUCE]:
             regs[Q_REDUCES] += 1
             regs[Q_NEXT_REDUCE] = regs[Q_CONFLICTS] + FIRST_REDUCE + REDUCE_STEP * regs[Q_REDUCES]
-            reduce_pool(s)
-        if restart_due(s) and regs[Q_LEVEL] > 0:
-            backtrack(ROOT, s, n)
+            reduce_pool(iv, pool, meta, watch, lists, regs)
+        if restart_due(regs, fregs, recent) and regs[Q_LEVEL] > 0:
+            backtrack(ROOT, iv, act, cells, uds, cunits, cpos, lims, regs, n)
             regs[Q_RESTARTS] += 1
             regs[Q_LUBY] += 1
             regs[Q_NEXT_RESTART] = regs[Q_CONFLICTS] + regs[Q_LUBY_UNIT] * luby(regs[Q_LUBY])
@@ -340,7 +351,7 @@ def run(grid, s, budget):
             return BUDGET
         v = -1
         while regs[Q_HEAPN] > 0:
-            v = heap_pop(iv, s.act, regs)
+            v = heap_pop(iv, act, regs)
             if iv[V_VAL, v] < 0:
                 break
             v = -1
@@ -350,5 +361,5 @@ def run(grid, s, budget):
         regs[Q_DECISIONS] += 1
         lims[regs[Q_LEVEL]] = regs[Q_TRAIL]
         regs[Q_LEVEL] += 1
-        lit = 2 * v + 1 - phase(s, v)
-        enqueue(lit, DECIDED, s, n)
+        lit = 2 * v + 1 - phase(iv, regs, v)
+        enqueue(lit, DECIDED, iv, cells, uds, cunits, cpos, regs, n)

@@ -72,10 +72,9 @@ def reason_of(v, iv, units, pool, meta, out, n):
 
 
 @internal
-def analyze(s, n):
+def analyze(iv, act, fregs, units, pool, meta, regs, n):
     """First-UIP analysis of the conflict in regs: the learned clause goes to iv[V_OUT] (asserting
     literal first, then one of the highest level); returns (length, backjump level, LBD)."""
-    iv, units, pool, meta, regs = s.iv, s.units, s.pool, s.meta, s.regs
     tmp, out, seen = iv[V_TMP], iv[V_OUT], iv[V_SEEN]
     level, lvl = iv[V_LEVEL], regs[Q_LEVEL]
     size = clause_of(regs[Q_CKIND], regs[Q_CA], regs[Q_CB], units, pool, meta, tmp, n)
@@ -91,7 +90,7 @@ def analyze(s, n):
                 continue
             if not seen[v] and level[v] > 0:
                 seen[v] = 1
-                bump(iv, s.act, s.fregs, v)
+                bump(iv, act, fregs, v)
                 if level[v] >= lvl:
                     path += 1
                 else:
@@ -235,10 +234,9 @@ def count_levels(out, length, level):
 
 
 @internal
-def add_clause(lits, length, lbd, s):
+def add_clause(lits, length, lbd, pool, meta, watch, lists, regs):
     """Store a clause (run() keeps room for one), its first two literals watched; -2 when the
     watch arena is full (the caller lays the lists out again)."""
-    pool, meta, watch, lists, regs = s.pool, s.meta, s.watch, s.lists, s.regs
     i = regs[Q_NCL]
     start = regs[Q_POOL]
     for t in range(length):
@@ -253,10 +251,9 @@ def add_clause(lits, length, lbd, s):
 
 
 @internal
-def reduce_pool(s):
+def reduce_pool(iv, pool, meta, watch, lists, regs):
     """Keep the clauses of LBD <= 2 (blocking ones: 0), the reasons of assignments and the better
     half of the rest (by LBD, newer first); compact, renumber the reasons, rebuild the watches."""
-    iv, pool, meta, regs = s.iv, s.pool, s.meta, s.regs
     count = regs[Q_NCL]
     half = count // 2  # the better half: lower LBD first, the newer first among equals
     buckets = iv[V_TMP]  # by LBD: a count, not a sort (np.argsort compiles numba's quicksort,
@@ -302,6 +299,6 @@ def reduce_pool(s):
             iv[V_REASON, v] = keep[iv[V_REASON, v]]
     regs[Q_NCL] = kept
     regs[Q_POOL] = at
-    rebuild_watches(s)
+    rebuild_watches(pool, meta, watch, lists, regs)
 
 

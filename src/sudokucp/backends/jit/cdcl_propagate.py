@@ -43,9 +43,8 @@ def value(iv, lit):
 
 
 @njit(cache=True, inline="always")
-def put(lit, reason, level, tail, s, n):
+def put(lit, reason, level, tail, iv, cells, uds, cunits, cpos, n):
     """Assign a literal at trail position `tail` and keep the masks in step; 1 for a placement."""
-    iv, cells, uds, cunits, cpos = s.iv, s.cells, s.uds, s.cunits, s.cpos
     v = lit >> 1
     positive = 1 - (lit & 1)
     iv[V_VAL, v] = positive
@@ -66,23 +65,21 @@ def put(lit, reason, level, tail, s, n):
 
 
 @internal
-def enqueue(lit, reason, s, n):
+def enqueue(lit, reason, iv, cells, uds, cunits, cpos, regs, n):
     """Assign a literal at the current level, at the end of the trail. A call, not inlined: its
     callers are outside propagation, and each inlined copy is typed and lowered again."""
-    regs = s.regs
-    placed = put(lit, reason, regs[Q_LEVEL], regs[Q_TRAIL], s, n)
+    placed = put(lit, reason, regs[Q_LEVEL], regs[Q_TRAIL], iv, cells, uds, cunits, cpos, n)
     regs[Q_TRAIL] += 1
     regs[Q_PLACED] += placed
     regs[Q_NODES] += placed
 
 
 @internal
-def backtrack(level, s, n):
+def backtrack(level, iv, act, cells, uds, cunits, cpos, lims, regs, n):
     """Undo every assignment above `level`, saving phases and returning variables to the heap."""
-    iv, cells, uds, cunits, cpos, regs = s.iv, s.cells, s.uds, s.cunits, s.cpos, s.regs
     if regs[Q_LEVEL] <= level:
         return
-    stop = s.lims[level]
+    stop = lims[level]
     for t in range(regs[Q_TRAIL] - 1, stop - 1, -1):
         lit = iv[V_TRAIL, t]
         v = lit >> 1
@@ -99,7 +96,7 @@ def backtrack(level, s, n):
                 uds[1, cunits[c, k] * n + d] = -1
         iv[V_PHASE, v] = iv[V_VAL, v]
         iv[V_VAL, v] = -1
-        heap_insert(iv, s.act, regs, v)
+        heap_insert(iv, act, regs, v)
     regs[Q_TRAIL] = stop
     regs[Q_HEAD] = stop
     regs[Q_LEVEL] = level
@@ -134,9 +131,8 @@ def add_watch(lit, clause, blocker, watch, lists, regs):
 
 
 @internal
-def rebuild_watches(s):
+def rebuild_watches(pool, meta, watch, lists, regs):
     """Lay the watch lists out afresh, contiguous, from the first two literals of each clause."""
-    pool, meta, watch, lists, regs = s.pool, s.meta, s.watch, s.lists, s.regs
     lists[1, :] = 0
     for i in range(regs[Q_NCL]):
         start = meta[0, i]
@@ -160,11 +156,9 @@ def rebuild_watches(s):
 
 
 @internal
-def propagate(s, n):
+def propagate(iv, cells, uds, units, peers, cunits, cpos, pool, meta, watch, lists, regs, n):
     """Unit propagation over the structure and the watched clauses; True on a conflict (kept in
     regs as kind and payload). The trail's head and tail live in locals until it returns."""
-    iv, cells, uds, units, cunits, cpos, regs = s.iv, s.cells, s.uds, s.units, s.cunits, s.cpos, \
-        s.regs
     head, tail, level = regs[Q_HEAD], regs[Q_TRAIL], regs[Q_LEVEL]
     placed = 0
     failed = False
@@ -180,7 +174,8 @@ def propagate(s, n):
                 w = c * n + low_index(m)
                 m &= m - 1
                 if iv[V_VAL, w] < 0:
-                    placed += put(2 * w + 1, -2 - (v * 3 + K_BIN), level, tail, s, n)
+                    placed += put(2 * w + 1, -2 - (v * 3 + K_BIN), level, tail, iv, cells, uds,
+                                  cunits, cpos, n)
                     tail += 1
                 elif iv[V_VAL, w] == 1:
                     failed = conflict(regs, K_BIN, v, w)
@@ -193,7 +188,8 @@ def propagate(s, n):
                     w = units[u, low_index(m)] * n + d
                     m &= m - 1
                     if iv[V_VAL, w] < 0:
-                        placed += put(2 * w + 1, -2 - (v * 3 + K_BIN), level, tail, s, n)
+                        placed += put(2 * w + 1, -2 - (v * 3 + K_BIN), level, tail, iv, cells,
+                                      uds, cunits, cpos, n)
                         tail += 1
                     elif iv[V_VAL, w] == 1:
                         failed = conflict(regs, K_BIN, v, w)
@@ -207,7 +203,8 @@ def propagate(s, n):
                 elif not m & (m - 1):
                     w = c * n + low_index(m)
                     if iv[V_VAL, w] < 0:
-                        placed += put(2 * w, -2 - (c * 3 + K_CELL), level, tail, s, n)
+                        placed += put(2 * w, -2 - (c * 3 + K_CELL), level, tail, iv, cells, uds,
+                                      cunits, cpos, n)
                         tail += 1
             for k in range(3):
                 if failed:
@@ -220,11 +217,13 @@ def propagate(s, n):
                     elif not m & (m - 1):
                         w = units[cunits[c, k], low_index(m)] * n + d
                         if iv[V_VAL, w] < 0:
-                            placed += put(2 * w, -2 - (ud * 3 + K_UNIT), level, tail, s, n)
+                            placed += put(2 * w, -2 - (ud * 3 + K_UNIT), level, tail, iv, cells,
+                                          uds, cunits, cpos, n)
                             tail += 1
             false_lit = 2 * v
         if not failed:
-            tail, more = watched(false_lit, level, tail, s, n)
+            tail, more = watched(false_lit, level, tail, iv, cells, uds, cunits, cpos, pool, meta,
+                                 watch, lists, regs, n)
             if tail < 0:
                 tail = -1 - tail
                 failed = True
@@ -236,10 +235,10 @@ def propagate(s, n):
 
 
 @njit(cache=True, inline="always")
-def watched(false_lit, level, tail, s, n):
+def watched(false_lit, level, tail, iv, cells, uds, cunits, cpos, pool, meta, watch, lists, regs,
+            n):
     """Visit the clauses watching a literal that just became false; returns the trail's new
     tail (-1 - tail on a conflict) and the placements made."""
-    iv, pool, meta, watch, lists, regs = s.iv, s.pool, s.meta, s.watch, s.lists, s.regs
     base = lists[0, false_lit]
     size = lists[1, false_lit]
     placed = 0
@@ -285,7 +284,7 @@ def watched(false_lit, level, tail, s, n):
             lists[1, false_lit] = j
             conflict(regs, K_POOL, ci, 0)
             return -1 - tail, placed
-        placed += put(first, ci, level, tail, s, n)
+        placed += put(first, ci, level, tail, iv, cells, uds, cunits, cpos, n)
         tail += 1
     lists[1, false_lit] = j
     return tail, placed
