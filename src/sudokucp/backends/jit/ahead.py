@@ -141,15 +141,10 @@ def kernel(name: str, version: int) -> ModuleType | None:
     if name == "bands":
         from sudokucp.backends.jit import band_layout
 
-        view.__dict__.update(public(band_layout))
+        view.__dict__.update({k: v for k, v in vars(band_layout).items() if k[0] != "_"})
     for entry in entries:
         setattr(view, entry, getattr(built, f"{name}_{entry}"))
     return view
-
-
-def public(found: ModuleType) -> dict:
-    """A module's public names (constants and functions)."""
-    return {key: value for key, value in vars(found).items() if not key.startswith("_")}
 
 
 # --- building ------------------------------------------------------------------------------------

@@ -28,7 +28,6 @@ class Batch:
     seconds: float  # the compiled call alone
 
 
-
 class Batches:
     """The batch hooks of the Jit backend (a mixin: `self` is a Jit)."""
 

@@ -37,19 +37,6 @@ def low_index(typingctx, x):
 
 
 @njit(cache=True, inline="always")
-def spread(values, start, step, count, mask):
-    """(once, twice): the bits set in at least one, and in two or more, of the `count` masks
-    values[start + i * step] & mask."""
-    once = 0
-    twice = 0
-    for i in range(count):
-        m = values[start + i * step] & mask
-        twice |= once & m
-        once |= m
-    return once, twice
-
-
-@njit(cache=True, inline="always")
 def full_mask(n):
     """The mask of n bits set: every bit of the int64 (-1) at n = 64, where 1 << n overflows."""
     return -1 if n >= 64 else (1 << n) - 1
@@ -83,5 +70,10 @@ def lone_cells(st, start, step, count, open_cells, mask):
     left); -1 when one of them none holds."""
     if not open_cells:
         return 0
-    once, twice = spread(st, start, step, count, mask)
+    once = 0
+    twice = 0  # the bits set in two masks or more
+    for i in range(count):
+        m = st[start + i * step] & mask
+        twice |= once & m
+        once |= m
     return -1 if open_cells & ~once else open_cells & ~twice

@@ -38,8 +38,13 @@ internal = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, _nrt
 
 
 class Learning(NamedTuple):
-    """The arrays of one clause-learning search, in the order run() takes them."""
+    """The tables of a shape and the arrays of one clause-learning search (run() reads them by
+    name)."""
 
+    units: Any  # 3N x N cells of each unit
+    peers: Any  # cells x peers
+    cunits: Any  # cells x 3: the row, column and box of each cell
+    cpos: Any  # cells x 3: the place of each cell in its row, column and box (positions)
     iv: Any  # IV_ROWS x variables: value, level, reason, phase, heap, ...
     act: Any  # VSIDS activities
     cells: Any
@@ -55,15 +60,17 @@ class Learning(NamedTuple):
     sols: Any  # the solution buffer
 
 
-def state(n: int, limit: int, keep: int, capacity: int) -> Learning:
-    """Fresh arrays for one search, sols the solution buffer of `capacity` grids."""
+def state(tables: tuple[Any, ...], limit: int, keep: int, capacity: int) -> Learning:
+    """Fresh arrays for one search on a shape's tables (units, peers, cunits, cpos), sols the
+    solution buffer of `capacity` grids."""
+    n = tables[0].shape[1]
     cells = n * n
     nv = cells * n
     pool = min(1 << 21, max(1 << 14, 64 * nv))
     clauses = pool // 8
     regs = np.zeros(QREGS, np.int64)
     regs[Q_LIMIT], regs[Q_KEEP], regs[Q_LUBY_UNIT] = limit, keep, LUBY_UNIT
-    return Learning(np.zeros((IV_ROWS, nv), np.int64), np.zeros(nv, np.float64),
+    return Learning(*tables, np.zeros((IV_ROWS, nv), np.int64), np.zeros(nv, np.float64),
                     np.zeros((2, cells), np.int64), np.zeros((2, 3 * cells), np.int64),
                     np.zeros(nv + 1, np.int64), np.zeros(pool, np.int32),
                     np.zeros((4, clauses), np.int64), np.zeros((2, 8 * clauses), np.int32),

@@ -66,32 +66,19 @@ def fixpoint(cand, mate, s):
         for u in range(3 * geo[G_N], geo[G_UNITS]):
             scr[geo[G_DIRTY] + u] = 1
             scr[geo[G_HIDDEN] + u] = 1
+        out = 0  # each step runs while the ones before it changed nothing (-1: a contradiction)
         if geo[G_SUMS]:  # before the test of a full grid: the sums must hold in it too
             out = sums(cand, s)
-            if out < 0:
-                return False
-            if out:
-                continue
-        if scr[S_SOLVED] == cells:
+        if not out and scr[S_SOLVED] == cells:
             return True
-        out = hidden(cand, units, peers, cunits, scr, geo, regs)
-        if out < 0:
-            return False
-        if out:
-            continue
-        if level in (LOCKED, FULL):
+        if not out:
+            out = hidden(cand, units, peers, cunits, scr, geo, regs)
+        if not out and level in (LOCKED, FULL):
             out = locked(cand, cunits, scr, geo)
-            if out < 0:
-                return False
-            if out:
-                continue
-        if mate is not None and level >= ALLDIFF:  # a type test: pruned where mate is None
+        if mate is not None and not out and level >= ALLDIFF:  # mate: pruned where it is None
             out = alldiff(cand, units, peers, cunits, mate, scr, geo, regs)
-            if out < 0:
-                return False
-            if out:
-                continue
-        return True
+        if out <= 0:
+            return out == 0
 
 
 # --- the steps (driver.py's) ---------------------------------------------------------------------

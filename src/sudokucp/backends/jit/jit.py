@@ -66,14 +66,7 @@ from typing import Any
 from sudokucp.backends.base import TIMED_OUT, Backend, Found, SearchOutcome
 from sudokucp.backends.jit import ahead
 from sudokucp.backends.jit.batches import Batch, Batches  # noqa: F401 (Batch: re-exported)
-from sudokucp.backends.jit.kernels import (
-    LIGHT,
-    STRONG,
-    as_grid,
-    cell_positions,
-    ready,
-    tables,
-)
+from sudokucp.backends.jit.kernels import LIGHT, STRONG, as_grid, learning_tables, ready
 from sudokucp.backends.jit.layout import (
     EXHAUSTED,
     LIMIT,
@@ -206,19 +199,15 @@ class Jit(Batches, Backend):
         level = LEVELS.index(name)
         return level if classic else level - level % 2
 
-    def dfs_version_of(self, shape: Shape) -> int:
-        """The dfs kernel's compiled version that searches a shape (see dfs_version)."""
-        return dfs_version(self.level(shape))
-
     def _prepare(self, shape: Shape) -> None:
         """The entry point that searches one grid of the shape compiled (once per process; only
         that one) and the tables it reads."""
         kernel = self.kernel(shape)
-        ready(kernel, "run", self.dfs_version_of(shape) if kernel == "dfs" else 0)
+        ready(kernel, "run", dfs_version(self.level(shape)) if kernel == "dfs" else 0)
         if kernel == "dfs":
             dfs_tables(shape, CLASSIC)
         if kernel == "cdcl":
-            cell_positions(shape)
+            learning_tables(shape)
 
     def _search(self, puzzle: Puzzle, limit: int, deadline: float | None) -> SearchOutcome:
         shape, keep = puzzle.shape, self._keep
@@ -232,7 +221,7 @@ class Jit(Batches, Backend):
             k, state = self._state(shape, limit, int(handover), capacity, rules=puzzle.rules)
             plan = _Plan("dfs", k, shape, limit, handover, capacity, state)
         solutions = Found(keep)
-        search = self._dfs if plan.dfs else self._cdcl
+        search = self._cdcl if plan.kernel == "cdcl" else self._dfs
         status, timed_out, stats = search(plan, as_grid(puzzle.cells), solutions, deadline)
         if timed_out:
             stats[TIMED_OUT] = 1
@@ -287,22 +276,20 @@ class Jit(Batches, Backend):
     def _cdcl(self, plan: _Plan, grid: Any, solutions: Found, deadline: float | None
               ) -> tuple[int, bool, dict]:
         """The clause-learning kernel on fresh arrays (the pool grows when it must)."""
-        k, shape, limit, handover, options = plan.k, plan.shape, plan.limit, plan.handover, \
-            self.options
-        learning = k.state(shape.side, limit, int(handover), plan.capacity)
+        k, handover, options = plan.k, plan.handover, self.options
+        learning = k.state(learning_tables(plan.shape), plan.limit, int(handover), plan.capacity)
         regs = learning.regs
         regs[k.Q_POLARITY] = PHASES.index(options["phase"])
         regs[k.Q_GLUCOSE] = options["restarts"] == "glucose"
         regs[k.Q_MINIMIZE] = options["minimise"] == "recursive"
         regs[k.Q_PROBE] = options["probe"]
-        shape_arrays = (*tables(shape), cell_positions(shape))
 
         def step(budget: int) -> int:
             nonlocal learning
-            status = k.run(grid, *shape_arrays, *learning, budget)
+            status = k.run(grid, learning, budget)
             while status == k.GROW:  # clauses it may not drop (blocking ones) filled the pool
                 learning = k.grow(learning)
-                status = k.run(grid, *shape_arrays, *learning, budget)
+                status = k.run(grid, learning, budget)
             return status
 
         status, timed_out = _drive(step, regs, learning.sols, k.Q_STORED, solutions, deadline)

@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from sudokucp.backends.jit import ahead
+from sudokucp.backends.jit.layout import FULL, LOCKED, answers
 from sudokucp.backends.jit.layout import tables as layout_tables
 from sudokucp.puzzle import Shape
 from sudokucp.rules import CLASSIC
@@ -53,19 +54,14 @@ def refuse_values_out_of_range(np: ModuleType, grids: Any, shape: Shape) -> None
                          f"({bad.size} grids do)")
 
 
-def tables(shape: Shape) -> tuple[Any, Any, Any]:
-    """units (3N x N), peers (cells x peers) and cell_units (cells x 3) of a classic grid as int64
-    arrays (dfs's, layout.tables)."""
-    return layout_tables(shape, CLASSIC)[:3]
-
-
 @cache
-def cell_positions(shape: Shape) -> Any:
-    """The place of each cell in its row, column and box (for the learning kernel)."""
+def learning_tables(shape: Shape) -> tuple[Any, ...]:
+    """units, peers and cunits of a classic grid (layout.tables) and the place of each cell in its
+    row, column and box: what the learning kernel reads of a shape (cdcl_state.state)."""
     from sudokucp.backends.jit.cdcl_state import positions
 
-    units, _, cunits = tables(shape)
-    return positions(units, cunits)
+    units, peers, cunits = layout_tables(shape, CLASSIC)[:3]
+    return units, peers, cunits, positions(units, cunits)
 
 
 @contextmanager
@@ -163,8 +159,6 @@ def compiled(kernel: str, entry: str = "run", version: int = 0) -> ModuleType:
 
 def _call_dfs(k: ModuleType, entry: str, version: int) -> None:
     """One call of a dfs entry point on an empty 4x4 grid, at a level of its version."""
-    from sudokucp.backends.jit.layout import FULL, LOCKED
-
     geo = k.layout(4, 2, 2, (LOCKED, FULL)[version], 0, 1, 1)
     _call_search(k, entry, k.state(k.tables(Shape(2, 2), CLASSIC), geo, 1), 16)
 
@@ -172,8 +166,6 @@ def _call_dfs(k: ModuleType, entry: str, version: int) -> None:
 def _call_search(k: ModuleType, entry: str, state: Any, cells: int) -> None:
     """One call of a depth-first kernel's entry point (run or run_many) on a state and an empty
     grid."""
-    from sudokucp.backends.jit.layout import answers
-
     grid = as_grid((0,) * cells)
     if entry == "run":
         k.run(grid, state, -1)
@@ -183,14 +175,14 @@ def _call_search(k: ModuleType, entry: str, state: Any, cells: int) -> None:
 
 def _call_cdcl(k: ModuleType, entry: str, version: int) -> None:
     """One clause-learning search of an empty 4x4 grid."""
-    shape = Shape(2, 2)
-    k.run(as_grid((0,) * 16), *tables(shape), cell_positions(shape), *k.state(4, 1, 1, 1), -1)
+    k.run(as_grid((0,) * 16), k.state(learning_tables(Shape(2, 2)), 1, 1, 1), -1)
 
 
 def _call_scan(k: ModuleType, entry: str, version: int) -> None:
     """The reading of one empty 4x4 grid's line."""
-    np, shape = numpy_module(), Shape(2, 2)
-    k.scan(np.frombuffer(b"." * 16 + b"\n", np.uint8), np.zeros(256, np.uint8), tables(shape)[2],
+    np = numpy_module()
+    cunits = layout_tables(Shape(2, 2), CLASSIC)[2]
+    k.scan(np.frombuffer(b"." * 16 + b"\n", np.uint8), np.zeros(256, np.uint8), cunits,
            16, 100, np.zeros(1, np.uint8), np.zeros(1, np.int64), np.zeros((1, 16), np.uint8),
            np.zeros(12, np.int64))
 
@@ -201,13 +193,6 @@ def _call_bands(k: ModuleType, entry: str, version: int) -> None:
 
 
 CALLS = {"dfs": _call_dfs, "bands": _call_bands, "cdcl": _call_cdcl, "scan": _call_scan}
-
-
-def warm(kernel: str) -> ModuleType:
-    """Every entry point of a kernel compiled (or loaded), in every version (dfs)."""
-    for entry, version in entries(kernel):
-        ready(kernel, entry, version)
-    return module(kernel)
 
 
 def entries(kernel: str) -> list[tuple[str, int]]:

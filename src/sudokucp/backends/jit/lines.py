@@ -28,7 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from sudokucp.backends.jit.kernels import ready, tables
+from sudokucp.backends.jit.kernels import ready
+from sudokucp.backends.jit.layout import tables
 from sudokucp.clock import cpu_seconds
 from sudokucp.io.formats import MAX_LINE, UTF16_MARKS, Entry, iter_entries
 from sudokucp.io.plain import NOT_A_VALUE, SHAPE_CHARS, SHAPES, VALUE_TABLE
@@ -36,6 +37,7 @@ from sudokucp.io.records import csv_header
 from sudokucp.io.variants import has_block
 from sudokucp.puzzle import MAX_SIDE, Puzzle, Shape
 from sudokucp.result import Result
+from sudokucp.rules import CLASSIC
 
 MAX_KEPT = 64  # solutions a batch keeps per grid (solve --limit K batches up to this K)
 CHUNK = 4096  # grids per compiled call in FileBatch: solve shows each chunk as it is solved
@@ -99,7 +101,7 @@ def read_lines(data: bytes | Any, shape: Shape | None = None, *, stem: str = "")
     grids = np.empty((count, found.cells), np.uint8)
     k = ready("scan", "scan")
     t0 = time.perf_counter()
-    plain = k.scan(np.frombuffer(raw, np.uint8), value_table(found.side), tables(found)[2],
+    plain = k.scan(np.frombuffer(raw, np.uint8), value_table(found.side), tables(found, CLASSIC)[2],
                    found.cells, MAX_LINE, kinds, starts, grids, np.zeros(3 * found.side, np.int64))
     seconds = time.perf_counter() - t0
     rest: tuple[Entry, ...] = ()

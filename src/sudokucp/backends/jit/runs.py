@@ -34,10 +34,6 @@ class _Plan:
     capacity: int
     state: Any = None  # the kernel's NamedTuple of tables and buffers; cdcl: None
 
-    @property
-    def dfs(self) -> bool:
-        return self.kernel != "cdcl"
-
 
 def _drive(step: Callable[[int], int], regs: Any, sols: Any, stored: int, solutions: Found,
            deadline: float | None, status: int | None = None) -> tuple[int, bool]:
