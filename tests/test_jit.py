@@ -247,6 +247,31 @@ def test_the_nine_by_nine_band_steps_count_as_dfs(cells):
     assert not ours.count or is_solution(puzzle, batch.solutions[0].tolist())
 
 
+def test_a_lone_cell_whose_last_digit_a_placing_struck_is_a_contradiction():
+    """Two cells of one box whose one digit left is the same 9: the band search's pass over the
+    cells with one digit places the first, which strikes the second's last digit; the second is
+    then a cell with no digit (a contradiction), never a placing of a tenth digit (which wrote
+    over another band's masks: two solutions claimed on 8 of forum_hardest_1905_11plus's grids,
+    some of them wrong)."""
+    import numpy as np
+
+    from sudokucp.backends.jit.band_layout import WIDTH
+    from sudokucp.backends.jit.kernels import module
+    from sudokucp.backends.jit.layout import REGS_LEN
+
+    bands = module("bands")
+    OPEN = bands.OPEN  # noqa: N806 - the kernel's own name
+    st, regs = np.zeros(WIDTH, np.int64), np.zeros(REGS_LEN, np.int64)
+    st[:OPEN], st[OPEN:] = (1 << 27) - 1, (1 << 27) - 1  # every digit open in every cell
+    for p in (0, 10):  # the box's cells at row 0, column 0 and row 1, column 1: 9 alone
+        for d in range(8):
+            st[d] &= ~(1 << p)
+    before = st.copy()
+    assert not bands.propagate(st, np.int64(0), regs)
+    others = [9 * b + d for b in (1, 2) for d in range(8)] + [OPEN + 1, OPEN + 2]
+    assert (st[others] == before[others]).all()  # the other bands lost a 9 at most
+
+
 # --- batches -------------------------------------------------------------------------------------
 
 def test_solve_many_agrees_with_solve():

@@ -168,7 +168,10 @@ def propagate(st, dirty, regs):
                 p = low_index(lone)
                 lone &= lone - 1
                 if st[OPEN + b] >> p & 1:  # one digit left: placed
-                    dirty |= place(st, first_holding(st, 9 * b, 1, 9, p), b, p)
+                    d = first_holding(st, 9 * b, 1, 9, p)
+                    if d == 9:  # a placing of this pass struck it: no digit left
+                        return False
+                    dirty |= place(st, d, b, p)
                     regs[R_NODES] += 1
         if dirty:
             continue
