@@ -272,6 +272,41 @@ def test_a_lone_cell_whose_last_digit_a_placing_struck_is_a_contradiction():
     assert (st[others] == before[others]).all()  # the other bands lost a 9 at most
 
 
+@st.composite
+def band_states(draw):
+    """A band search state of open cells (no cell placed), each with 1 to 9 digits (most with
+    few: many cells of one digit, many contradictions), from a drawn seed; and the masks marked
+    to filter."""
+    import numpy as np
+
+    from sudokucp.backends.jit.band_layout import WIDTH
+
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    state = np.zeros(WIDTH, np.int64)
+    for b in range(3):
+        for p in range(27):
+            for d in rng.sample(range(9), rng.choice((1, 2, 2, 3, 9))):
+                state[9 * b + d] |= 1 << p
+    state[27:] = (1 << 27) - 1
+    return state, rng.getrandbits(27)
+
+
+@settings(max_examples=300, deadline=None)
+@given(band_states())
+def test_the_band_propagation_only_ever_strikes(drawn):
+    """Whatever the state, true or refuted, propagation takes digits and open cells away and
+    never adds one: a placing writes into no mask but its own digit's, in its own band."""
+    import numpy as np
+
+    from sudokucp.backends.jit.kernels import module
+    from sudokucp.backends.jit.layout import REGS_LEN
+
+    state, dirty = drawn
+    before = state.copy()
+    module("bands").propagate(state, np.int64(dirty), np.zeros(REGS_LEN, np.int64))
+    assert not (state & ~before).any(), np.flatnonzero(state & ~before)
+
+
 # --- batches -------------------------------------------------------------------------------------
 
 def test_solve_many_agrees_with_solve():
