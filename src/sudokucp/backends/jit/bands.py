@@ -161,7 +161,7 @@ def propagate(st, dirty, regs):
                     dirty |= place(st, k % 9, b, p)
                     regs[R_NODES] += 1
         for b in range(3):  # the cells with one digit left take it; none left: a contradiction
-            lone = lone_cells(st, 9 * b, 1, 9, st[OPEN + b], -1)  # no mask: fewer operations
+            lone = lone_cells(st, 9 * b, 1, 9, st[OPEN + b])
             if lone < 0:
                 return False
             while lone:

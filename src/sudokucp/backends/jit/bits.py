@@ -65,15 +65,15 @@ def first_holding(values, start, step, count, p):
 
 
 @njit(cache=True, inline="always")
-def lone_cells(st, start, step, count, open_cells, mask):
-    """Of `open_cells`, those that one mask alone of st[start + i * step] & mask holds (one digit
-    left); -1 when one of them none holds."""
+def lone_cells(st, start, step, count, open_cells):
+    """Of `open_cells`, those that one mask alone of st[start + i * step] holds (one digit left);
+    -1 when one of them none holds."""
     if not open_cells:
         return 0
     once = 0
     twice = 0  # the bits set in two masks or more
     for i in range(count):
-        m = st[start + i * step] & mask
+        m = st[start + i * step]
         twice |= once & m
         once |= m
     return -1 if open_cells & ~once else open_cells & ~twice
