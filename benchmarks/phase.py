@@ -1,11 +1,12 @@
 """The hardness peak of generalized Sudoku (reports/phase.md, plots in reports/phase/).
 
-    python benchmarks/phase.py [--orders 9x9 16x16 25x25 30x30:5x6 36x36]
+    python benchmarks/phase.py [--orders 9x9 16x16 25x25@0.45-0.80 30x30:5x6 36x36]
         [--fractions 0.40 0.45 ... 0.80] [--balances random singly doubly] [--count 3]
         [--backends jit pysat cpsat sat hybrid] [--repeat 1] [--cpu-limit 5] [--timeout 60]
         [--seed 0] [--jobs 1] [--qwh] [--mixing-samples 2] [--out reports/phase.md]
 
-Per order of --orders, per placement of --balances and per hole fraction F of --fractions,
+Per order of --orders, per placement of --balances and per hole fraction F of --fractions
+(an order written ORDER@LO-HI takes only the F from LO to HI: each order's window around its peak),
 --count puzzles of sudokucp.generators.balanced (a random full grid, round(F*N*N) holes;
 satisfiable, not checked unique), every backend of --backends on each through the harness
 (isolated workers, CPU time, --cpu-limit, --repeat runs in a shuffled order, every answer
@@ -112,17 +113,40 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def puzzle_files(order: str, args: argparse.Namespace, folder: Path) -> list[Path]:
+def window(spec: str, fractions: list[float]) -> tuple[str, list[float]]:
+    """An order of --orders and the F it is tried at: 'ORDER@LO-HI' keeps those from LO to HI."""
+    order, _, span = spec.partition("@")
+    if not span:
+        return order, list(fractions)
+    low, _, high = span.partition("-")
+    try:
+        kept = [f for f in fractions if float(low) - 1e-9 <= f <= float(high) + 1e-9]
+    except ValueError:
+        raise SystemExit(f"phase.py: {spec!r}: write an order's window as ORDER@LO-HI, "
+                         "for example 25x25@0.45-0.80") from None
+    if not kept:
+        raise SystemExit(f"phase.py: {spec!r}: no F of --fractions lies in that window")
+    return order, kept
+
+
+def tried(args: argparse.Namespace) -> dict[int, list[float]]:
+    """The F tried per side."""
+    return {Shape.parse(order).side: fractions
+            for order, fractions in (window(spec, args.fractions) for spec in args.orders)}
+
+
+def puzzle_files(spec: str, args: argparse.Namespace, folder: Path) -> list[Path]:
     """One file per placement and F, named 'SIDE_PLACEMENT_F' (the harness's dataset)."""
+    order, fractions = window(spec, args.fractions)
     shape, files = Shape.parse(order), []
     for balance in args.balances:
-        for fraction in args.fractions:
+        for fraction in fractions:
             made = generate_balanced(shape, args.count, fraction, balance, args.seed)
             path = folder / f"{shape.side}_{balance}_{fraction:.2f}.txt"
             path.write_text("".join(f"{b.puzzle.to_line()}\n" for b in made))
             files.append(path)
     if args.qwh:
-        files += qwh_files(order, args.balances, args.fractions, args.count, args.seed, folder)
+        files += qwh_files(order, args.balances, fractions, args.count, args.seed, folder)
     return files
 
 
@@ -193,15 +217,15 @@ def peaks(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values(["side", "balance", "backend"], ignore_index=True)
 
 
-def peak_table(top: pd.DataFrame, limit: float, tried: list[float]) -> str:
-    """The peaks; '(edge)': the peak F is the first or last F tried (the peak may lie beyond);
-    '(tied: ...)': the F whose figures tie at the top, the middle one shown."""
-    edges = {min(tried), max(tried)}
+def peak_table(top: pd.DataFrame, limit: float, tried: dict[int, list[float]]) -> str:
+    """The peaks; '(edge)': the peak F is the first or last F tried at its side (the peak may
+    lie beyond); '(tied: ...)': the F whose figures tie at the top, the middle one shown."""
+    edges = {side: {min(fractions), max(fractions)} for side, fractions in tried.items()}
     shown = pd.DataFrame({
         "side": top["side"], "holes": top["balance"], "backend": top["backend"],
-        "peak F": [f"{f:.2f}" + (" (edge)" if f in edges else "")
+        "peak F": [f"{f:.2f}" + (" (edge)" if f in edges[side] else "")
                    + (f" (tied: {tied})" if tied else "")
-                   for f, tied in zip(top["fraction"], top["tied"])],
+                   for side, f, tied in zip(top["side"], top["fraction"], top["tied"])],
         "median": [seconds(v, limit) for v in top["median"]],
         "p90": [seconds(v, limit) for v in top["p90"]],
         "solved": [f"{s}/{n}" for s, n in zip(top["solved"], top["puzzles"])]})
@@ -344,9 +368,17 @@ def qwh_sections(args: argparse.Namespace, table: pd.DataFrame, top: pd.DataFram
             markdown_table(side_by_side(top, lambda v: seconds(v, limit))), "",
             "Where each placement peaks, per side: the peak F over the backends, median "
             "(lowest-highest).", "", markdown_table(where_table(top)), "",
-            comparison(top, limit, args.fractions), "",
+            comparison(top, limit, [f for fs in tried(args).values() for f in fs]), "",
             MIXING.format(samples=args.mixing_samples,
                           table=mixing_table(sides, args.mixing_samples))]
+
+
+def windows_text(windows: dict[int, list[float]]) -> str:
+    """'F in 0.40, 0.45', or per side when the sides were tried at different F."""
+    texts = {side: ", ".join(f"{f:.2f}" for f in fractions) for side, fractions in windows.items()}
+    if len(set(texts.values())) == 1:
+        return f"F in {next(iter(texts.values()))}"
+    return "F in " + "; ".join(f"{text} at {side}x{side}" for side, text in texts.items())
 
 
 def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame,
@@ -362,14 +394,14 @@ def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame
     lines = ["# The hardness peak of generalized Sudoku", "", *provenance.lines(), "",
              f"{len(frame)} puzzle x backend lines ({args.repeat} run(s) each), CPU limit "
              f"{limit:g} s, limit 1 (one solution); wrong answers: {wrong}. Holes placed "
-             f"{', '.join(args.balances)}; F in {', '.join(f'{f:.2f}' for f in args.fractions)};"
+             f"{', '.join(args.balances)}; {windows_text(tried(args))};"
              f" {args.count} puzzles per point (seed {args.seed}), satisfiable by construction,"
              " not checked unique. A cost at the limit is written ≥ and is a lower bound.", "",
              f"![median CPU against F]({folder.name}/cost-vs-holes.png)", "",
              "## The peak per backend, order and placement", "",
              "The F of the highest median CPU (ties: the highest p90; F still tied, at the CPU "
              "limit most often: the middle one, the tied F listed), its median, p90 and share "
-             "solved.", "", peak_table(top, limit, args.fractions), "",
+             "solved.", "", peak_table(top, limit, tried(args)), "",
              "## Balance: the peak median, doubly over random", "",
              markdown_table(balance_ratio(top)), "", "## For a student", "",
              lesson(top, limit), "",
@@ -390,6 +422,7 @@ def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    tried(args)  # a window that is not one says so before any run
     provenance = Provenance()
     frame = sweep(args, provenance)
     folder = args.out.with_suffix("")

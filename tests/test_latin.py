@@ -195,6 +195,27 @@ def test_phase_puts_a_peak_tied_at_the_limit_at_its_middle_f():
                           "solved": [2, 0, 0, 0, 2]})
     top = phase.peaks(table)
     assert top.loc[0, "fraction"] == 0.4 and top.loc[0, "tied"] == "0.35 0.40 0.45"
-    assert "0.40 (tied: 0.35 0.40 0.45)" in phase.peak_table(top, 2.0, fractions)
+    assert "0.40 (tied: 0.35 0.40 0.45)" in phase.peak_table(top, 2.0, {36: fractions})
     alone = phase.peaks(table.assign(median=[0.1, 0.2, 0.3, 0.2, 0.1]))
     assert alone.loc[0, "fraction"] == 0.4 and alone.loc[0, "tied"] == ""
+
+
+def test_phase_tries_each_order_at_its_own_window_of_f():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    phase = pytest.importorskip("phase")  # benchmarks/phase.py (pandas, the harness)
+    import pandas as pd
+
+    args = phase.parse_args(["--orders", "16x16@0.6-0.7", "25x25", "--fractions", "0.5", "0.6",
+                             "0.65", "0.7"])
+    assert phase.tried(args) == {16: [0.6, 0.65, 0.7], 25: [0.5, 0.6, 0.65, 0.7]}
+    assert phase.windows_text(phase.tried(args)) == (
+        "F in 0.60, 0.65, 0.70 at 16x16; 0.50, 0.60, 0.65, 0.70 at 25x25")
+    top = pd.DataFrame({"backend": "jit", "side": [16, 25], "balance": "doubly",
+                        "fraction": [0.6, 0.6], "tied": "", "median": [0.1, 0.2],
+                        "p90": [0.1, 0.2], "puzzles": 2, "solved": 2})
+    shown = phase.peak_table(top, 2.0, phase.tried(args))
+    assert "| 16 | doubly | jit | 0.60 (edge) |" in shown
+    assert "| 25 | doubly | jit | 0.60 |" in shown
+    for bad in ("16x16@0.6", "16x16@x-0.7", "16x16@0.95-0.99"):
+        with pytest.raises(SystemExit, match="16x16@"):
+            phase.tried(phase.parse_args(["--orders", bad, "--fractions", "0.6", "0.7"]))
