@@ -307,6 +307,61 @@ def test_the_band_propagation_only_ever_strikes(drawn):
     assert not (state & ~before).any(), np.flatnonzero(state & ~before)
 
 
+@st.composite
+def allowed_grids(draw):
+    """A shape, a solved grid of it (full_grid with its digits relabelled and its rows shuffled
+    within their bands) and each cell's allowed digits: the solution's, and others at a drawn
+    rate (from none to many: few solutions to a hundred and more)."""
+    shape = draw(st.sampled_from([Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3)]))
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    n, r = shape.side, shape.box_rows
+    grid = full_grid(shape)
+    digits = rng.sample(range(1, n + 1), n)
+    rows = [band + i for band in range(0, n, r) for i in rng.sample(range(r), r)]
+    solution = [digits[grid[rows[i] * n + j] - 1] for i in range(n) for j in range(n)]
+    rate = draw(st.sampled_from([0.0, 0.05, 0.15, 0.3]))
+    allowed = [1 << (v - 1) | sum(1 << d for d in range(n) if rng.random() < rate)
+               for v in solution]
+    return shape, solution, allowed
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(allowed_grids())
+def test_every_dfs_level_keeps_every_solution_of_a_drawn_state(drawn):
+    """From a state of drawn candidates (the `allowed` digits of each cell, no givens) every
+    propagation level finds the same solutions: none of them strikes a digit some solution
+    needs, so the planted one is always found, and each answer is a grid within the state."""
+    import numpy as np
+
+    from sudokucp.backends.jit.jit import dfs_version
+    from sudokucp.backends.jit.kernels import ready
+    from sudokucp.backends.jit.layout import R_FOUND, R_PHASE, R_STORED
+    from sudokucp.backends.jit.layout import tables as dfs_tables
+    from sudokucp.rules import CLASSIC
+
+    shape, solution, allowed = drawn
+    n, cells, most = shape.side, shape.cells, 150
+    found = list(dfs_tables(shape, CLASSIC))
+    found[3] = np.array(allowed, np.int64)  # a copy: the cached tables stay as they are
+    answers = {}
+    for level in range(len(LEVELS)):
+        k = ready("dfs", "run", dfs_version(level))
+        geo = k.layout(n, shape.box_rows, shape.box_cols, level, 0, most, 1, len(found[0]),
+                       len(found[5]))
+        state = k.state(tuple(found), geo, most)
+        state.regs[R_PHASE] = 0
+        k.run(np.zeros(cells, np.uint8), state, np.int64(-1))
+        stored = state.sols[:state.regs[R_STORED]].tolist()
+        assert state.regs[R_FOUND] == len(stored) >= 1
+        for grid in stored:
+            assert all(allowed[c] >> (v - 1) & 1 for c, v in enumerate(grid))
+            assert is_solution(Puzzle(shape, (0,) * cells), grid)
+        if len(stored) < most:
+            assert solution in stored
+        answers[LEVELS[level]] = sorted(map(tuple, stored))
+    assert len({tuple(a) for a in answers.values()}) == 1, {k: len(v) for k, v in answers.items()}
+
+
 # --- batches -------------------------------------------------------------------------------------
 
 def test_solve_many_agrees_with_solve():
