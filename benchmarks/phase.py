@@ -3,7 +3,8 @@
     python benchmarks/phase.py [--orders 9x9 16x16 25x25@0.45-0.80 30x30:5x6 36x36]
         [--fractions 0.40 0.45 ... 0.80] [--balances random singly doubly] [--count 3]
         [--backends jit pysat cpsat sat hybrid] [--repeat 1] [--cpu-limit 5] [--timeout 60]
-        [--seed 0] [--jobs 1] [--qwh] [--mixing-samples 2] [--out reports/phase.md]
+        [--seed 0] [--jobs 1] [--qwh] [--qwh-fractions 0.30 ... 0.60] [--mixing-samples 2]
+        [--out reports/phase.md]
 
 Per order of --orders, per placement of --balances and per hole fraction F of --fractions
 (an order written ORDER@LO-HI takes only the F from LO to HI: each order's window around its peak),
@@ -13,12 +14,14 @@ satisfiable, not checked unique), every backend of --backends on each through th
 judged, the backends cross-validated), limit 1 (one solution). Per backend, order, placement and
 F: the median and p90 CPU over the puzzles, an unsolved puzzle counted at the limit (so a
 figure at the limit is a lower bound), and the share solved. The peak: the F of the highest
-median (ties: the highest p90). The growth with the order: each backend's peak height per side,
-doubly balanced, fitted as cost ~ side^b on log-log axes over the sides whose peak was solved.
+median (ties: the highest p90); at the first or last F tried it is an edge, not a peak seen, and
+the summaries of where the peaks sit leave it out. The growth with the order: each backend's
+peak height per side, doubly balanced, fitted as cost ~ side^b on log-log axes over the sides
+whose peak was solved.
 With --qwh, quasigroup with holes of the same orders beside them (benchmarks/phase_qwh.py:
 Latin-square completion, holes random or singly balanced at the same F, placements 'qwh-random'
-and 'qwh-singly' in every table), how far its Latin squares mix, and the two problems' peaks
-compared.
+and 'qwh-singly' in every table; at --qwh-fractions when given, for every order, since its peak
+lies at fewer holes), how far its Latin squares mix, and the two problems' peaks compared.
 """
 
 from __future__ import annotations
@@ -107,6 +110,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--qwh", action="store_true",
                         help="quasigroup with holes of the same orders beside the Sudoku ones")
+    parser.add_argument("--qwh-fractions", nargs="+", type=float, default=None,
+                        help="the F of the QWH puzzles at every order (default: each order's F)")
     parser.add_argument("--mixing-samples", type=int, default=2,
                         help="chains per order in the Latin squares' mixing table (--qwh)")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "phase.md")
@@ -129,10 +134,15 @@ def window(spec: str, fractions: list[float]) -> tuple[str, list[float]]:
     return order, kept
 
 
-def tried(args: argparse.Namespace) -> dict[int, list[float]]:
-    """The F tried per side."""
-    return {Shape.parse(order).side: fractions
-            for order, fractions in (window(spec, args.fractions) for spec in args.orders)}
+def tried(args: argparse.Namespace) -> dict[tuple[int, bool], list[float]]:
+    """The F tried per side, generalized Sudoku's (False) and QWH's (True, with --qwh)."""
+    out = {}
+    for order, fractions in (window(spec, args.fractions) for spec in args.orders):
+        side = Shape.parse(order).side
+        out[side, False] = fractions
+        if args.qwh:
+            out[side, True] = list(args.qwh_fractions or fractions)
+    return out
 
 
 def puzzle_files(spec: str, args: argparse.Namespace, folder: Path) -> list[Path]:
@@ -146,7 +156,8 @@ def puzzle_files(spec: str, args: argparse.Namespace, folder: Path) -> list[Path
             path.write_text("".join(f"{b.puzzle.to_line()}\n" for b in made))
             files.append(path)
     if args.qwh:
-        files += qwh_files(order, args.balances, fractions, args.count, args.seed, folder)
+        files += qwh_files(order, args.balances, args.qwh_fractions or fractions, args.count,
+                           args.seed, folder)
     return files
 
 
@@ -203,10 +214,12 @@ def order_table(table: pd.DataFrame, side: int, limit: float) -> str:
     return markdown_table(shown)
 
 
-def peaks(table: pd.DataFrame) -> pd.DataFrame:
+def peaks(table: pd.DataFrame, tried: dict[tuple[int, bool], list[float]] | None = None
+          ) -> pd.DataFrame:
     """Per backend x side x balance: the F of the highest median (then p90), and its figures;
     where several F tie (all at the CPU limit, most often), the middle one, the tied F listed
-    in 'tied' ('' when one F stands alone)."""
+    in 'tied' ('' when one F stands alone); 'edge' when that F is the first or last of the F
+    tried there (`tried`, by side and QWH or not)."""
     rows = []
     for _, group in table.groupby(["backend", "side", "balance"]):
         best = group[group["median"] == group["median"].max()]
@@ -214,18 +227,20 @@ def peaks(table: pd.DataFrame) -> pd.DataFrame:
         row = best.iloc[(len(best) - 1) // 2].copy()
         row["tied"] = " ".join(f"{f:.2f}" for f in best["fraction"]) if len(best) > 1 else ""
         rows.append(row)
-    return pd.DataFrame(rows).sort_values(["side", "balance", "backend"], ignore_index=True)
+    top = pd.DataFrame(rows).sort_values(["side", "balance", "backend"], ignore_index=True)
+    top["edge"] = [tried is not None and f in {min(tried[side, is_qwh(balance)]),
+                                               max(tried[side, is_qwh(balance)])}
+                   for side, balance, f in zip(top["side"], top["balance"], top["fraction"])]
+    return top
 
 
-def peak_table(top: pd.DataFrame, limit: float, tried: dict[int, list[float]]) -> str:
-    """The peaks; '(edge)': the peak F is the first or last F tried at its side (the peak may
-    lie beyond); '(tied: ...)': the F whose figures tie at the top, the middle one shown."""
-    edges = {side: {min(fractions), max(fractions)} for side, fractions in tried.items()}
+def peak_table(top: pd.DataFrame, limit: float) -> str:
+    """The peaks; '(edge)': the peak F is the first or last F tried there (the peak may lie
+    beyond); '(tied: ...)': the F whose figures tie at the top, the middle one shown."""
     shown = pd.DataFrame({
         "side": top["side"], "holes": top["balance"], "backend": top["backend"],
-        "peak F": [f"{f:.2f}" + (" (edge)" if f in edges[side] else "")
-                   + (f" (tied: {tied})" if tied else "")
-                   for side, f, tied in zip(top["side"], top["fraction"], top["tied"])],
+        "peak F": [f"{f:.2f}" + (" (edge)" if edge else "") + (f" (tied: {tied})" if tied else "")
+                   for f, edge, tied in zip(top["fraction"], top["edge"], top["tied"])],
         "median": [seconds(v, limit) for v in top["median"]],
         "p90": [seconds(v, limit) for v in top["p90"]],
         "solved": [f"{s}/{n}" for s, n in zip(top["solved"], top["puzzles"])]})
@@ -234,17 +249,20 @@ def peak_table(top: pd.DataFrame, limit: float, tried: dict[int, list[float]]) -
 
 def growth(top: pd.DataFrame, limit: float, balance: str = "doubly") -> pd.DataFrame:
     """Per backend: cost ~ side^b fitted on log-log axes over the sides whose peak median is
-    below the limit (a censored height bends the fit down, so it is left out)."""
+    below the limit (a censored height bends the fit down, so it is left out) and inside the F
+    tried (at an edge, the highest cost seen is no peak)."""
     rows = []
     for backend, group in top[top["balance"] == balance].groupby("backend"):
-        kept = group[group["median"] < limit * 0.999]
+        kept = group[(group["median"] < limit * 0.999) & ~group["edge"]]
         fit = (np.polyfit(np.log(kept["side"]), np.log(kept["median"]), 1)[0]
                if len(kept) >= 2 else math.nan)
         rows.append({"backend": backend, "family": FAMILIES.get(backend, "?"),
                      "sides fitted": ", ".join(map(str, kept["side"])) or "none",
                      "b (cost ~ side^b)": "n/a" if math.isnan(fit) else f"{fit:.1f}",
                      "censored sides": ", ".join(
-                         map(str, group[group["median"] >= limit * 0.999]["side"])) or "none"})
+                         map(str, group[group["median"] >= limit * 0.999]["side"])) or "none",
+                     "sides at an edge": ", ".join(map(str, group[group["edge"]]["side"]))
+                     or "none"})
     return pd.DataFrame(rows)
 
 
@@ -342,9 +360,14 @@ def lesson(top: pd.DataFrame, limit: float) -> str:
 
 
 def peak_place(top: pd.DataFrame) -> str:
-    """Where the peak sits: the median peak F over backends and sides, per placement."""
-    where = top.groupby("balance")["fraction"].median()
-    return ("The peak sits (median over backends and sides of the F of the highest median) at "
+    """Where the peak sits: the median peak F over backends and sides, per placement, the peaks
+    at an edge of the F tried left out."""
+    inside = top[~top["edge"]]
+    where = inside.groupby("balance")["fraction"].median()
+    if where.empty:
+        return "No peak lies inside the F tried: each one is at an edge."
+    return ("The peak sits (median over backends and sides of the F of the highest median, the "
+            f"{int(top['edge'].sum())} at an edge of the F tried left out) at "
             + ", ".join(f"F = {f:.2f} for {'QWH ' + b[4:] if is_qwh(b) else b}"
                         for b, f in where.items()) + ".")
 
@@ -373,19 +396,20 @@ def qwh_sections(args: argparse.Namespace, table: pd.DataFrame, top: pd.DataFram
                           table=mixing_table(sides, args.mixing_samples))]
 
 
-def windows_text(windows: dict[int, list[float]]) -> str:
-    """'F in 0.40, 0.45', or per side when the sides were tried at different F."""
-    texts = {side: ", ".join(f"{f:.2f}" for f in fractions) for side, fractions in windows.items()}
+def windows_text(windows: dict[tuple[int, bool], list[float]]) -> str:
+    """'F in 0.40, 0.45', or per side (and QWH apart) when they were tried at different F."""
+    texts = {key: ", ".join(f"{f:.2f}" for f in fractions) for key, fractions in windows.items()}
     if len(set(texts.values())) == 1:
         return f"F in {next(iter(texts.values()))}"
-    return "F in " + "; ".join(f"{text} at {side}x{side}" for side, text in texts.items())
+    return "F in " + "; ".join(f"{text} at {side}x{side}{' (QWH)' if qwh else ''}"
+                               for (side, qwh), text in texts.items())
 
 
 def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame,
            folder: Path) -> str:
     limit = args.cpu_limit
     table = points(frame, limit)
-    top = peaks(table)
+    top = peaks(table, tried(args))
     plot_sweep(table, folder / "cost-vs-holes.png", limit)
     plot_growth(top, folder / "growth.png", limit)
     frame.drop(columns=[c for c in ("solution",) if c in frame]).to_csv(
@@ -401,7 +425,7 @@ def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame
              "## The peak per backend, order and placement", "",
              "The F of the highest median CPU (ties: the highest p90; F still tied, at the CPU "
              "limit most often: the middle one, the tied F listed), its median, p90 and share "
-             "solved.", "", peak_table(top, limit, tried(args)), "",
+             "solved.", "", peak_table(top, limit), "",
              "## Balance: the peak median, doubly over random", "",
              markdown_table(balance_ratio(top)), "", "## For a student", "",
              lesson(top, limit), "",
@@ -412,7 +436,9 @@ def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame
              f"Each height is the median of {args.count} puzzles at one F, the highest of the "
              f"F tried: a small sample, its maximum biased upward by the choice of the peak. "
              f"Sides whose peak reached the CPU limit are left out of the fit (their true "
-             f"height is unknown); with two or three sides left, b is a rough slope, not a law. "
+             f"height is unknown), and so are those whose highest cost is at an edge of the F "
+             f"tried (no peak seen there); with two or three sides left, b is a rough slope, "
+             f"not a law. "
              f"The puzzles are not checked unique.", "", LITERATURE]
     lines += ["## Every point", "", "median / p90 (solved/puzzles), CPU per puzzle.", ""]
     for side in sorted(table["side"].unique()):

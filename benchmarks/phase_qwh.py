@@ -108,7 +108,8 @@ forgotten.
 # --- the two problems side by side -----------------------------------------------------------
 
 def side_by_side(top: pd.DataFrame, fmt) -> pd.DataFrame:
-    """Per side and backend: each placement's peak 'F: median', Sudoku's three and QWH's two."""
+    """Per side and backend: each placement's peak 'F: median' ('F (edge): median' at an edge of
+    the F tried), Sudoku's three and QWH's two."""
     shown = [p for p in (*SUDOKU, *(PREFIX + b for b in PLACEMENTS))
              if p in set(top["balance"])]
     rows = []
@@ -116,22 +117,27 @@ def side_by_side(top: pd.DataFrame, fmt) -> pd.DataFrame:
         at = group.set_index("balance")
         rows.append({"side": side, "backend": backend, **{
             (f"QWH {p[len(PREFIX):]}" if is_qwh(p) else f"Sudoku {p}"):
-                f"{at.loc[p, 'fraction']:.2f}: {fmt(at.loc[p, 'median'])}"
+                f"{at.loc[p, 'fraction']:.2f}{' (edge)' if at.get('edge', {}).get(p) else ''}: "
+                f"{fmt(at.loc[p, 'median'])}"
             for p in shown if p in at.index}})
     return pd.DataFrame(rows)
 
 
 def where_table(top: pd.DataFrame) -> pd.DataFrame:
-    """Per side and placement: the peak F over the backends, median (lowest to highest)."""
+    """Per side and placement: the peak F over the backends, median (lowest to highest), of the
+    peaks inside the F tried ('edge' false where the column is there); those at an edge
+    counted."""
     names = {p: (f"QWH {p[len(PREFIX):]}" if is_qwh(p) else f"Sudoku {p}")
              for p in (*SUDOKU, *(PREFIX + b for b in PLACEMENTS))}
     rows = []
     for side, group in top.groupby("side"):
         cells = {}
         for placement, part in group.groupby("balance"):
-            f = part["fraction"]
+            edge = part["edge"] if "edge" in part else pd.Series(False, index=part.index)
+            f = part.loc[~edge, "fraction"]
+            text = f"{f.median():.2f} ({f.min():.2f}-{f.max():.2f})" if len(f) else "none inside"
             cells[names.get(placement, placement)] = (
-                f"{f.median():.2f} ({f.min():.2f}-{f.max():.2f})")
+                text + (f", {int(edge.sum())} at an edge" if edge.any() else ""))
         rows.append({"side": side, **{n: cells[n] for n in names.values() if n in cells}})
     return pd.DataFrame(rows)
 
@@ -152,10 +158,14 @@ def comparison(top: pd.DataFrame, limit: float, tried: list[float]) -> str:
     censored = (top["median"] >= limit * 0.999).sum()
     out = []
     for name, part in (("generalized Sudoku", sudoku), ("QWH", qwh)):
+        if "edge" in part:
+            part = part[~part["edge"]]
         where = part.groupby("balance")["fraction"].median()
-        out.append(f"{', '.join(f'{f:.2f} ({b})' for b, f in where.items())} for {name}")
+        out.append(f"{', '.join(f'{f:.2f} ({b})' for b, f in where.items()) or 'none'} for "
+                   f"{name}")
     lines = [f"Where the peaks sit in this run (the median over backends and sides of the F "
-             f"of each peak): {'; '.join(out)}; the QWH peak usually quoted is about "
+             f"of each peak inside the F tried): {'; '.join(out)}; the QWH peak usually quoted "
+             f"is about "
              f"{QWH_QUOTED:.0%} holes (not checked here), and the F tried run from "
              f"{min(tried):.2f} to {max(tried):.2f}; a peak whose F tie at the limit sits at the "
              f"middle one."]

@@ -193,9 +193,9 @@ def test_phase_puts_a_peak_tied_at_the_limit_at_its_middle_f():
                           "fraction": fractions, "median": [0.1, 2.0, 2.0, 2.0, 0.5],
                           "p90": [0.1, 2.0, 2.0, 2.0, 0.6], "puzzles": 2,
                           "solved": [2, 0, 0, 0, 2]})
-    top = phase.peaks(table)
+    top = phase.peaks(table, {(36, True): fractions})
     assert top.loc[0, "fraction"] == 0.4 and top.loc[0, "tied"] == "0.35 0.40 0.45"
-    assert "0.40 (tied: 0.35 0.40 0.45)" in phase.peak_table(top, 2.0, {36: fractions})
+    assert "0.40 (tied: 0.35 0.40 0.45)" in phase.peak_table(top, 2.0)
     alone = phase.peaks(table.assign(median=[0.1, 0.2, 0.3, 0.2, 0.1]))
     assert alone.loc[0, "fraction"] == 0.4 and alone.loc[0, "tied"] == ""
 
@@ -206,16 +206,36 @@ def test_phase_tries_each_order_at_its_own_window_of_f():
     import pandas as pd
 
     args = phase.parse_args(["--orders", "16x16@0.6-0.7", "25x25", "--fractions", "0.5", "0.6",
-                             "0.65", "0.7"])
-    assert phase.tried(args) == {16: [0.6, 0.65, 0.7], 25: [0.5, 0.6, 0.65, 0.7]}
+                             "0.65", "0.7", "--qwh", "--qwh-fractions", "0.3", "0.4"])
+    assert phase.tried(args) == {(16, False): [0.6, 0.65, 0.7], (16, True): [0.3, 0.4],
+                                 (25, False): [0.5, 0.6, 0.65, 0.7], (25, True): [0.3, 0.4]}
     assert phase.windows_text(phase.tried(args)) == (
-        "F in 0.60, 0.65, 0.70 at 16x16; 0.50, 0.60, 0.65, 0.70 at 25x25")
-    top = pd.DataFrame({"backend": "jit", "side": [16, 25], "balance": "doubly",
-                        "fraction": [0.6, 0.6], "tied": "", "median": [0.1, 0.2],
-                        "p90": [0.1, 0.2], "puzzles": 2, "solved": 2})
-    shown = phase.peak_table(top, 2.0, phase.tried(args))
+        "F in 0.60, 0.65, 0.70 at 16x16; 0.30, 0.40 at 16x16 (QWH); 0.50, 0.60, 0.65, 0.70 at "
+        "25x25; 0.30, 0.40 at 25x25 (QWH)")
+    table = pd.DataFrame({"backend": "jit", "side": [16, 16, 25, 25, 16, 16],
+                          "balance": ["doubly"] * 4 + ["qwh-singly"] * 2,
+                          "fraction": [0.6, 0.65, 0.6, 0.7, 0.3, 0.4],
+                          "median": [0.2, 0.1, 0.2, 0.1, 0.1, 0.3], "p90": 0.3, "puzzles": 2,
+                          "solved": 2})
+    top = phase.peaks(table, phase.tried(args))
+    assert top["edge"].tolist() == [True, True, False]  # 16 doubly, 16 QWH, 25 doubly
+    shown = phase.peak_table(top, 2.0)
     assert "| 16 | doubly | jit | 0.60 (edge) |" in shown
     assert "| 25 | doubly | jit | 0.60 |" in shown
+    assert "| 16 | qwh-singly | jit | 0.40 (edge) |" in shown
+    assert "F = 0.60 for doubly" in phase.peak_place(top)
+    where = phase_where(top)
+    assert where == {16: ("none inside, 1 at an edge", "none inside, 1 at an edge"),
+                     25: ("0.60 (0.60-0.60)", None)}
     for bad in ("16x16@0.6", "16x16@x-0.7", "16x16@0.95-0.99"):
         with pytest.raises(SystemExit, match="16x16@"):
             phase.tried(phase.parse_args(["--orders", bad, "--fractions", "0.6", "0.7"]))
+
+
+def phase_where(top) -> dict:
+    """where_table's Sudoku doubly and QWH singly cells, by side (None: no such cell)."""
+    phase_qwh = pytest.importorskip("phase_qwh")
+    rows = phase_qwh.where_table(top).set_index("side")
+    return {side: tuple(row.get(name) if isinstance(row.get(name), str) else None
+                        for name in ("Sudoku doubly", "QWH singly"))
+            for side, row in rows.iterrows()}
