@@ -199,7 +199,8 @@ def points(frame: pd.DataFrame, limit: float) -> pd.DataFrame:
 
 def seconds(value: float, limit: float) -> str:
     """A cost as text, '≥' when it reached the limit."""
-    text = f"{value * 1000:.3g} ms" if value < 1 else f"{value:.3g} s"
+    text = (f"{value * 1000:.3g} ms" if value < 1 else f"{value:.3g} s" if value < 1000
+            else f"{value:,.0f} s")  # .3g writes 1,200 s as 1.2e+03
     return f"≥{text}" if value >= limit * 0.999 else text
 
 

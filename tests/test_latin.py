@@ -227,6 +227,8 @@ def test_phase_tries_each_order_at_its_own_window_of_f():
     where = phase_where(top)
     assert where == {16: ("none inside, 1 at an edge", "none inside, 1 at an edge"),
                      25: ("0.60 (0.60-0.60)", None)}
+    assert [phase.seconds(v, 1200.0) for v in (0.0123, 12.34, 1200.0)] == [
+        "12.3 ms", "12.3 s", "≥1,200 s"]
     for bad in ("16x16@0.6", "16x16@x-0.7", "16x16@0.95-0.99"):
         with pytest.raises(SystemExit, match="16x16@"):
             phase.tried(phase.parse_args(["--orders", bad, "--fractions", "0.6", "0.7"]))
