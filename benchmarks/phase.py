@@ -374,7 +374,7 @@ def peak_place(top: pd.DataFrame) -> str:
 
 
 def qwh_sections(args: argparse.Namespace, table: pd.DataFrame, top: pd.DataFrame,
-                 folder: Path) -> list[str]:
+                 folder: Path, windows: dict[tuple[int, bool], list[float]]) -> list[str]:
     """With --qwh: the two problems' peaks side by side, their plot, the squares' mixing."""
     if not args.qwh:
         return []
@@ -392,7 +392,7 @@ def qwh_sections(args: argparse.Namespace, table: pd.DataFrame, top: pd.DataFram
             markdown_table(side_by_side(top, lambda v: seconds(v, limit))), "",
             "Where each placement peaks, per side: the peak F over the backends, median "
             "(lowest-highest).", "", markdown_table(where_table(top)), "",
-            comparison(top, limit, [f for fs in tried(args).values() for f in fs]), "",
+            comparison(top, limit, [f for fs in windows.values() for f in fs]), "",
             MIXING.format(samples=args.mixing_samples,
                           table=mixing_table(sides, args.mixing_samples))]
 
@@ -410,7 +410,8 @@ def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame
            folder: Path) -> str:
     limit = args.cpu_limit
     table = points(frame, limit)
-    top = peaks(table, tried(args))
+    windows = tried(args)
+    top = peaks(table, windows)
     plot_sweep(table, folder / "cost-vs-holes.png", limit)
     plot_growth(top, folder / "growth.png", limit)
     frame.drop(columns=[c for c in ("solution",) if c in frame]).to_csv(
@@ -419,7 +420,7 @@ def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame
     lines = ["# The hardness peak of generalized Sudoku", "", *provenance.lines(), "",
              f"{len(frame)} puzzle x backend lines ({args.repeat} run(s) each), CPU limit "
              f"{limit:g} s, limit 1 (one solution); wrong answers: {wrong}. Holes placed "
-             f"{', '.join(args.balances)}; {windows_text(tried(args))};"
+             f"{', '.join(args.balances)}; {windows_text(windows)};"
              f" {args.count} puzzles per point (seed {args.seed}), satisfiable by construction,"
              " not checked unique. A cost at the limit is written ≥ and is a lower bound.", "",
              f"![median CPU against F]({folder.name}/cost-vs-holes.png)", "",
@@ -430,7 +431,7 @@ def render(args: argparse.Namespace, provenance: Provenance, frame: pd.DataFrame
              "## Balance: the peak median, doubly over random", "",
              markdown_table(balance_ratio(top)), "", "## For a student", "",
              lesson(top, limit), "",
-             *qwh_sections(args, table, top, folder),
+             *qwh_sections(args, table, top, folder, windows),
              "## How cost grows with the order (doubly balanced, at each backend's peak)", "",
              f"![peak cost against the side]({folder.name}/growth.png)", "",
              markdown_table(growth(top, limit)), "",

@@ -107,6 +107,11 @@ forgotten.
 
 # --- the two problems side by side -----------------------------------------------------------
 
+def at_edge(top: pd.DataFrame) -> pd.Series:
+    """Whether each peak lies at an edge of the F tried (phase.peaks' 'edge'; none without it)."""
+    return top["edge"] if "edge" in top else pd.Series(False, index=top.index)
+
+
 def side_by_side(top: pd.DataFrame, fmt) -> pd.DataFrame:
     """Per side and backend: each placement's peak 'F: median' ('F (edge): median' at an edge of
     the F tried), Sudoku's three and QWH's two."""
@@ -114,10 +119,10 @@ def side_by_side(top: pd.DataFrame, fmt) -> pd.DataFrame:
              if p in set(top["balance"])]
     rows = []
     for (side, backend), group in top.groupby(["side", "backend"]):
-        at = group.set_index("balance")
+        at = group.assign(edge=at_edge(group)).set_index("balance")
         rows.append({"side": side, "backend": backend, **{
             (f"QWH {p[len(PREFIX):]}" if is_qwh(p) else f"Sudoku {p}"):
-                f"{at.loc[p, 'fraction']:.2f}{' (edge)' if at.get('edge', {}).get(p) else ''}: "
+                f"{at.loc[p, 'fraction']:.2f}{' (edge)' if at.loc[p, 'edge'] else ''}: "
                 f"{fmt(at.loc[p, 'median'])}"
             for p in shown if p in at.index}})
     return pd.DataFrame(rows)
@@ -133,7 +138,7 @@ def where_table(top: pd.DataFrame) -> pd.DataFrame:
     for side, group in top.groupby("side"):
         cells = {}
         for placement, part in group.groupby("balance"):
-            edge = part["edge"] if "edge" in part else pd.Series(False, index=part.index)
+            edge = at_edge(part)
             f = part.loc[~edge, "fraction"]
             text = f"{f.median():.2f} ({f.min():.2f}-{f.max():.2f})" if len(f) else "none inside"
             cells[names.get(placement, placement)] = (
@@ -158,9 +163,7 @@ def comparison(top: pd.DataFrame, limit: float, tried: list[float]) -> str:
     censored = (top["median"] >= limit * 0.999).sum()
     out = []
     for name, part in (("generalized Sudoku", sudoku), ("QWH", qwh)):
-        if "edge" in part:
-            part = part[~part["edge"]]
-        where = part.groupby("balance")["fraction"].median()
+        where = part[~at_edge(part)].groupby("balance")["fraction"].median()
         out.append(f"{', '.join(f'{f:.2f} ({b})' for b, f in where.items()) or 'none'} for "
                    f"{name}")
     lines = [f"Where the peaks sit in this run (the median over backends and sides of the F "
